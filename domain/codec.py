@@ -1,0 +1,88 @@
+"""Events to and from JSON-ready data, by stored type name (never by Python module path).
+
+Each event becomes ``(type_name, data)``; tuples become lists and nested records become
+objects. Decoding turns them back into frozen events, filling defaults for fields an
+older event lacks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+from typing import Any, Callable, Mapping
+
+from domain.errors import MalformedError
+from domain.events import (
+    EVENT_TYPES, Event, GameCount, GameStarted, HandDealt, HandScored, PointAward, SeatSpec,
+)
+
+
+def to_data(value: Any) -> Any:
+    """Return a JSON-ready copy of an event or any value inside one."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_data(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (tuple, list)):
+        return [to_data(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: to_data(v) for k, v in value.items()}
+    return value
+
+
+def encode(event: Event) -> tuple[str, dict[str, Any]]:
+    """Return the stored type name and data of an event."""
+    return type(event).__name__, to_data(event)
+
+
+def _tuple(value: Any) -> tuple[Any, ...]:
+    return tuple(value)
+
+
+def _tuples(value: Any) -> tuple[tuple[Any, ...], ...]:
+    return tuple(tuple(v) for v in value)
+
+
+def _seats(value: Any) -> tuple[SeatSpec, ...]:
+    return tuple(SeatSpec(**v) for v in value)
+
+
+def _points(value: Any) -> tuple[PointAward, ...]:
+    return tuple(PointAward(**v) for v in value)
+
+
+def _counts(value: Any) -> tuple[GameCount, ...]:
+    return tuple(GameCount(side=v["side"], total=v["total"], cards=tuple(v["cards"])) for v in value)
+
+
+# Fields whose stored (list or object) form needs converting back; the rest are primitives.
+_CONVERTERS: dict[type[Any], dict[str, Callable[[Any], Any]]] = {
+    GameStarted: {"seats": _seats, "rules": dict},
+    HandDealt: {"cards": _tuples, "stock": _tuple, "kitty": _tuple},
+    HandScored: {
+        "points": _points, "game_points": _counts, "taken": _tuple,
+        "changes": _tuple, "scores": _tuple,
+    },
+}
+
+
+def decode(type_name: str, data: Mapping[str, Any]) -> Event:
+    """Return the event stored as ``type_name`` with ``data``."""
+    cls = EVENT_TYPES.get(type_name)
+    if cls is None:
+        raise MalformedError(f"unknown event type {type_name!r}")
+    converters = _CONVERTERS.get(cls)
+    names = _FIELD_NAMES[cls]
+    kwargs: dict[str, Any] = {}
+    for name, value in data.items():
+        if name not in names:
+            continue
+        if converters and name in converters:
+            value = converters[name](value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[name] = value
+    event: Event = cls(**kwargs)
+    return event
+
+
+_FIELD_NAMES: dict[type[Any], frozenset[str]] = {
+    cls: frozenset(f.name for f in fields(cls)) for cls in EVENT_TYPES.values()
+}

@@ -1,0 +1,160 @@
+"""The events of a game (DESIGN.md "Event types"); their names are a stored contract.
+
+Primary events record what players and the dealer did (GameStarted, HandDealt, BidMade,
+BidPassed, TrumpDeclared, CardPlayed); derived events record what followed from them
+(TrickTaken, HandScored, GameEnded) and can be recomputed by an audit. DealKeyRevealed
+publishes a finished deal's key so that anyone can check the deal was the committed one.
+Fields added later must have defaults, so that stored events keep decoding.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Union
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who sits in a seat: a human, or a computer player of a level."""
+
+    kind: str
+    level: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted:
+    """A game began with these rules, seats and first dealer, committed to a secret seed."""
+
+    preset: str
+    rules: Mapping[str, Any]
+    seats: tuple[SeatSpec, ...]
+    first_dealer: int
+    deal_algorithm: str
+    seed_commitment: str
+    chain_anchor: str
+    chain_length: int
+    seed_source: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandDealt:
+    """The dealer dealt these cards; ``deal`` counts every deal of the game from 1."""
+
+    hand: int
+    deal: int
+    dealer: int
+    cards: tuple[tuple[str, ...], ...]
+    stock: tuple[str, ...] = ()
+    kitty: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    """A seat bid this many points."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class BidPassed:
+    """A seat passed in the bidding."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpDeclared:
+    """The maker named the trump suit."""
+
+    seat: int
+    suit: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed:
+    """A seat played a card to the trick on the table."""
+
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrickTaken:
+    """A trick was complete and its winner took it; ``trick`` counts from 1 in the hand."""
+
+    trick: int
+    leader: int
+    winner: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PointAward:
+    """One point of a hand: its kind, value, the card behind it, who received it and why."""
+
+    kind: str
+    value: int
+    side: int
+    seat: int | None
+    card: str | None
+    trick: int | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameCount:
+    """The game points a side took, with the cards that made them."""
+
+    side: int
+    total: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    """The hand's points with their evidence, whether the bid was made, and the new scores."""
+
+    hand: int
+    maker: int
+    makers: int
+    bid: int
+    trump: str
+    points: tuple[PointAward, ...]
+    game_points: tuple[GameCount, ...]
+    taken: tuple[int, ...]
+    bid_made: bool
+    changes: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealKeyRevealed:
+    """A finished deal's key, from which anyone can recompute that deal's deck order."""
+
+    deal: int
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded:
+    """The game is over: the winning side (None for a tie), why, and the seed revealed."""
+
+    winner: int | None
+    reason: str
+    scores: tuple[int, ...]
+    seed: str
+
+
+Event = Union[
+    GameStarted, HandDealt, BidMade, BidPassed, TrumpDeclared, CardPlayed,
+    TrickTaken, HandScored, DealKeyRevealed, GameEnded,
+]
+
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in (
+        GameStarted, HandDealt, BidMade, BidPassed, TrumpDeclared, CardPlayed,
+        TrickTaken, HandScored, DealKeyRevealed, GameEnded,
+    )
+}

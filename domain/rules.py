@@ -1,0 +1,195 @@
+"""The rules of a table as one frozen, validated value (DESIGN.md "Rules").
+
+Every option a table may set is declared once in ``OPTIONS`` with its default, its
+allowed values and the rule text it comes from; ``Rules`` holds one field per option.
+Presets (domain/presets.py) are named ``Rules`` values; rule logic reads options and
+never branches on a preset's name. ``resolve_rules`` turns a preset plus overrides
+into ``Rules``, refusing unknown options, values out of range and contradictory
+combinations with a message that names the options at fault.
+
+Options implemented so far come from 000 "Pitch Rules" and "Rule Options"; the other
+texts' variants are added here as data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, Mapping
+
+from domain.errors import RulesError
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option a table may set: its type, its allowed values and where it comes from."""
+
+    name: str
+    default: Any
+    description: str
+    source: str
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    @property
+    def kind(self) -> str:
+        """Return the option's JSON type: "integer", "boolean" or "string"."""
+        if isinstance(self.default, bool):
+            return "boolean"
+        if isinstance(self.default, int):
+            return "integer"
+        return "string"
+
+    def check(self, value: object) -> object:
+        """Return ``value`` if this option may take it, else raise RulesError naming it."""
+        kind = self.kind
+        if kind == "boolean":
+            if not isinstance(value, bool):
+                raise RulesError(f"option '{self.name}' must be true or false, not {value!r}", (self.name,))
+        elif kind == "integer":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(f"option '{self.name}' must be a whole number, not {value!r}", (self.name,))
+            if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum
+            ):
+                raise RulesError(
+                    f"option '{self.name}' must be between {self.minimum} and {self.maximum}, not {value}",
+                    (self.name,),
+                )
+        else:
+            if value not in self.choices:
+                allowed = ", ".join(repr(c) for c in self.choices)
+                raise RulesError(f"option '{self.name}' must be one of {allowed}, not {value!r}", (self.name,))
+        return value
+
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("players", 4, "Number of seats at the table.", "000 'Pitch Rules'; 003 'Pitch or blind all fours'", minimum=2, maximum=7),
+    OptionSpec(
+        "side_size", 2,
+        "Players per side, seated alternately: 1 plays alone, 2 is a partnership with the player across.",
+        "000 'Scoring' (Partnership); 003 'Pitch or blind all fours' (equal-sized teams, seated alternately)",
+        minimum=1, maximum=3,
+    ),
+    OptionSpec("hand_size", 6, "Cards dealt to each player.", "000 'Dealing' (Number of cards: 5 to 13)", minimum=5, maximum=13),
+    OptionSpec("deal_packet", 3, "Cards given to each player at a time while dealing, clockwise from the dealer's left.", "001 'How to Play Pitch' (three card packets)", minimum=1, maximum=13),
+    OptionSpec("min_bid", 2, "The lowest bid.", "000 'Bidding' (minimum bid of 2)", minimum=1, maximum=99),
+    OptionSpec("max_bid", 4, "The highest bid.", "000 'Scoring' (4 points possible); 001 (the highest bid is four)", minimum=1, maximum=99),
+    OptionSpec(
+        "stick_the_dealer", True,
+        "When every other player has passed, the dealer must bid at least the minimum.",
+        "000 'Bidding' (the dealer must make a non-pass bid)",
+    ),
+    OptionSpec(
+        "dealer_can_steal", "never",
+        "Whether the dealer may take the bid by equalling it: never, for any bid, or only the maximum.",
+        "000 'Rule Options' (Dealer can steal); 001 'How to Play Pitch'",
+        choices=("never", "any", "maximum"),
+    ),
+    OptionSpec(
+        "first_lead", "trump",
+        "What the maker may lead to the first trick: a trump (when holding one) or any card.",
+        "000 'Play' (must lead a card from the trump suit); 000 'Playing' (Leading)",
+        choices=("trump", "any"),
+    ),
+    OptionSpec(
+        "following", "suit-or-trump",
+        "How players follow: suit-or-trump (follow the suit led or trump; anything when void), "
+        "suit-or-trump-must-trump (and must trump when void, if able), must-follow (follow the suit led; "
+        "anything when void), must-follow-must-trump (follow; when void, trump if able).",
+        "000 'Playing' (Following suit)",
+        choices=("suit-or-trump", "suit-or-trump-must-trump", "must-follow", "must-follow-must-trump"),
+    ),
+    OptionSpec(
+        "low_point", "capturer",
+        "Who receives the point for low: the side that captures it, or the side of the player who was dealt it.",
+        "000 'Scoring' (Low point); 001 'How to Play Pitch' (awarded to the team it was dealt to)",
+        choices=("capturer", "original-owner"),
+    ),
+    OptionSpec("target_score", 11, "The score that ends the game.", "000 'Scoring' (first team to 11)", minimum=1, maximum=999),
+)
+
+_SPECS = {spec.name: spec for spec in OPTIONS}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every option of a table, resolved. Build it with ``resolve_rules``."""
+
+    players: int = 4
+    side_size: int = 2
+    hand_size: int = 6
+    deal_packet: int = 3
+    min_bid: int = 2
+    max_bid: int = 4
+    stick_the_dealer: bool = True
+    dealer_can_steal: str = "never"
+    first_lead: str = "trump"
+    following: str = "suit-or-trump"
+    low_point: str = "capturer"
+    target_score: int = 11
+
+    @property
+    def sides(self) -> int:
+        """Return how many sides play: seats are dealt to sides alternately."""
+        return self.players // self.side_size
+
+    def side_of(self, seat: int) -> int:
+        """Return the side a seat plays for (seats 0 and 2 against 1 and 3 at four)."""
+        return seat % self.sides
+
+    def seats_of(self, side: int) -> tuple[int, ...]:
+        """Return the seats of a side."""
+        return tuple(range(side, self.players, self.sides))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return every option by name, as stored in GameStarted and shown by the API."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+def check_rules(rules: Rules) -> Rules:
+    """Return ``rules`` if its options agree with each other, else raise RulesError naming them."""
+    for spec in OPTIONS:
+        spec.check(getattr(rules, spec.name))
+    if rules.players % rules.side_size:
+        raise RulesError(
+            f"options 'players' ({rules.players}) and 'side_size' ({rules.side_size}) contradict: "
+            "the players must split into equal sides",
+            ("players", "side_size"),
+        )
+    if rules.sides < 2:
+        raise RulesError(
+            f"options 'players' ({rules.players}) and 'side_size' ({rules.side_size}) contradict: "
+            "at least two sides must play",
+            ("players", "side_size"),
+        )
+    if rules.players * rules.hand_size > 52:
+        raise RulesError(
+            f"options 'players' ({rules.players}) and 'hand_size' ({rules.hand_size}) contradict: "
+            f"{rules.players * rules.hand_size} cards do not fit in a 52-card deck",
+            ("players", "hand_size"),
+        )
+    if rules.min_bid > rules.max_bid:
+        raise RulesError(
+            f"options 'min_bid' ({rules.min_bid}) and 'max_bid' ({rules.max_bid}) contradict: "
+            "the lowest bid is above the highest",
+            ("min_bid", "max_bid"),
+        )
+    return rules
+
+
+def option_names() -> tuple[str, ...]:
+    """Return the names of every option, in their documented order."""
+    return tuple(spec.name for spec in OPTIONS)
+
+
+def rules_from_dict(values: Mapping[str, Any], base: Rules | None = None) -> Rules:
+    """Return ``base`` (default rules when None) with ``values`` applied, validated."""
+    unknown = sorted(set(values) - set(_SPECS))
+    if unknown:
+        names = ", ".join(f"'{n}'" for n in unknown)
+        raise RulesError(f"unknown option {names}; the options are listed by GET /v1/rules/presets", tuple(unknown))
+    current = (base or Rules()).to_dict()
+    for name, value in values.items():
+        current[name] = _SPECS[name].check(value)
+    return check_rules(Rules(**current))
