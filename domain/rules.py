@@ -76,11 +76,6 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("min_bid", 2, "The lowest bid.", "000 'Bidding' (minimum bid of 2)", minimum=1, maximum=99),
     OptionSpec("max_bid", 4, "The highest bid.", "000 'Scoring' (4 points possible); 001 (the highest bid is four)", minimum=1, maximum=99),
     OptionSpec(
-        "stick_the_dealer", True,
-        "When every other player has passed, the dealer must bid at least the minimum.",
-        "000 'Bidding' (the dealer must make a non-pass bid)",
-    ),
-    OptionSpec(
         "dealer_can_steal", "never",
         "Whether the dealer may take the bid by equalling it: never, for any bid, or only the maximum.",
         "000 'Rule Options' (Dealer can steal); 001 'How to Play Pitch'",
@@ -122,7 +117,6 @@ class Rules:
     deal_packet: int = 3
     min_bid: int = 2
     max_bid: int = 4
-    stick_the_dealer: bool = True
     dealer_can_steal: str = "never"
     first_lead: str = "trump"
     following: str = "suit-or-trump"

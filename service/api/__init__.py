@@ -1,0 +1,66 @@
+"""The Flask application: ``create_app`` is the composition root of the HTTP service."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask_smorest import Api
+
+from service.api import problems
+from service.api.routes import games, meta
+from service.config import Settings
+from service.db import make_engine
+from service.games import GameService
+from service.store import EventStore
+
+API_DESCRIPTION = """\
+Pitch (Auction Pitch, Setback, Smear, Pedro and relatives) as an event-sourced game service.
+
+Create a game with `POST /v1/games`; each seat receives a bearer token. `GET /v1/games/{id}`
+shows the game as a seat sees it, with `legal_actions`: the exact action objects the seat
+may post now to `POST /v1/games/{id}/actions`, with the game's `version` as
+`expected_version`. Cards are two characters, rank then suit (`AS`, `TD`, `2C`; jokers
+`RJ`, `BJ`). Every error is `application/problem+json` (RFC 9457) with a stable `type`:
+/problems/malformed-request (400), /problems/invalid-rules (400), /problems/unauthorized (401),
+/problems/not-found (404), /problems/method-not-allowed (405), /problems/version-conflict (409),
+/problems/illegal-action (422), /problems/idempotency-key-reused (422),
+/problems/unavailable (503), /problems/internal (500).
+"""
+
+
+class PitchApi(Api):  # type: ignore[misc]
+    """flask-smorest's Api answering every HTTP error with problem+json."""
+
+    ERROR_SCHEMA = None
+
+    def handle_http_exception(self, error: Any) -> Any:
+        return problems.http_problem(error)
+
+    def _register_responses(self) -> None:
+        """Errors are documented per operation as problem+json; no generic error responses."""
+
+
+def create_app(settings: Settings | None = None, service: GameService | None = None) -> Flask:
+    """Return the configured Flask app, over ``service`` or a store built from ``settings``."""
+    app = Flask("pitch")
+    app.config.update(
+        API_TITLE="Pitch game service",
+        API_VERSION="1.0.0",
+        OPENAPI_VERSION="3.1.0",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        API_SPEC_OPTIONS={
+            "info": {"description": API_DESCRIPTION},
+            "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
+        },
+    )
+    if service is None:
+        settings = settings or Settings.from_env()
+        service = GameService(EventStore(make_engine(settings.database_url)), settings.state_cache)
+    app.extensions["pitch"] = service
+    api = PitchApi(app)
+    api.register_blueprint(games)
+    api.register_blueprint(meta)
+    problems.register(app)
+    return app

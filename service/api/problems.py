@@ -1,0 +1,146 @@
+"""Errors as RFC 9457 problem details (``application/problem+json``).
+
+Every error response has a stable ``type`` from the closed list below, a short
+``title``, the HTTP ``status`` and a ``detail`` sentence saying what is wrong.
+
+| type | status | when |
+| --- | --- | --- |
+| /problems/malformed-request | 400 | the body is not JSON, a field is missing or of the wrong type |
+| /problems/invalid-rules | 400 | an unknown preset or option, a value out of range, contradictory options |
+| /problems/unauthorized | 401 | no seat token, or a token that is not of this game |
+| /problems/not-found | 404 | no such game or route |
+| /problems/method-not-allowed | 405 | the route does not take that method |
+| /problems/version-conflict | 409 | the game is not at the expected version |
+| /problems/illegal-action | 422 | the rules do not allow that action now |
+| /problems/idempotency-key-reused | 422 | the Idempotency-Key was used for a different request |
+| /problems/unavailable | 503 | the database cannot be reached; retry later |
+| /problems/internal | 500 | a fault of the service (never expected) |
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterator
+
+from flask import Flask, Response, json, request
+from werkzeug.exceptions import HTTPException
+
+from domain.errors import IllegalActionError, MalformedError, RulesError
+from service.errors import (
+    GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
+    VersionConflictError,
+)
+from service.store import StoreUnavailableError
+
+MEDIA_TYPE = "application/problem+json"
+log = logging.getLogger(__name__)
+
+PROBLEMS: dict[str, tuple[int, str]] = {
+    "malformed-request": (400, "Malformed request"),
+    "invalid-rules": (400, "Invalid rules"),
+    "unauthorized": (401, "Unauthorized"),
+    "not-found": (404, "Not found"),
+    "method-not-allowed": (405, "Method not allowed"),
+    "version-conflict": (409, "Version conflict"),
+    "illegal-action": (422, "Illegal action"),
+    "idempotency-key-reused": (422, "Idempotency key reused"),
+    "unavailable": (503, "Service unavailable"),
+    "internal": (500, "Internal error"),
+}
+
+
+def problem(kind: str, detail: str, headers: dict[str, str] | None = None, **extra: Any) -> Response:
+    """Return a problem+json response of a kind from PROBLEMS."""
+    status, title = PROBLEMS[kind]
+    body = {"type": f"/problems/{kind}", "title": title, "status": status, "detail": detail}
+    body.update(extra)
+    response = Response(json.dumps(body), status=status, mimetype=MEDIA_TYPE)
+    if status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="pitch"'
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+_LOCATIONS = ("json", "query", "headers", "form", "files")
+
+
+def _flatten(messages: Any, path: tuple[str, ...] = ()) -> Iterator[str]:
+    """Yield "field.path: message" lines from a nested validation-error mapping."""
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            top = not path and key in _LOCATIONS
+            yield from _flatten(value, path if top else path + (str(key),))
+    elif isinstance(messages, list):
+        for message in messages:
+            yield from _flatten(message, path)
+    else:
+        name = ".".join(path)
+        yield f"{name}: {messages}" if name else str(messages)
+
+
+def http_problem(error: HTTPException) -> Response:
+    """Return the problem for an HTTP error raised by Flask, werkzeug or the schema layer."""
+    data = getattr(error, "data", None) or {}
+    code = error.code or 500
+    if code in (400, 422) and ("messages" in data or "errors" in data):
+        lines = list(_flatten(data.get("errors") or data.get("messages")))
+        return problem("malformed-request", "; ".join(lines) or "the request is malformed", errors=lines)
+    if code == 400:
+        return problem("malformed-request", error.description or "the request is malformed")
+    if code == 404:
+        return problem("not-found", f"there is no resource at {request.path}")
+    if code == 405:
+        return problem("method-not-allowed", f"{request.path} does not take {request.method}")
+    if code == 415:
+        return problem("malformed-request", "send the body as application/json")
+    if code >= 500:
+        return problem("internal", "the service failed to answer; the request may be retried")
+    return problem("malformed-request", error.description or error.name)
+
+
+def register(app: Flask) -> None:
+    """Make every error the app can raise answer with problem+json."""
+
+    @app.errorhandler(MalformedError)
+    def _malformed(error: MalformedError) -> Response:
+        return problem("malformed-request", str(error))
+
+    @app.errorhandler(InvalidRequestError)
+    def _invalid(error: InvalidRequestError) -> Response:
+        return problem("malformed-request", str(error))
+
+    @app.errorhandler(RulesError)
+    def _rules(error: RulesError) -> Response:
+        return problem("invalid-rules", str(error), options=list(error.options))
+
+    @app.errorhandler(IllegalActionError)
+    def _illegal(error: IllegalActionError) -> Response:
+        return problem("illegal-action", str(error))
+
+    @app.errorhandler(UnauthorizedError)
+    def _unauthorized(error: UnauthorizedError) -> Response:
+        return problem("unauthorized", str(error))
+
+    @app.errorhandler(GameNotFoundError)
+    def _not_found(error: GameNotFoundError) -> Response:
+        return problem("not-found", str(error))
+
+    @app.errorhandler(VersionConflictError)
+    def _conflict(error: VersionConflictError) -> Response:
+        return problem("version-conflict", str(error), current_version=error.current_version)
+
+    @app.errorhandler(IdempotencyKeyError)
+    def _reused(error: IdempotencyKeyError) -> Response:
+        return problem("idempotency-key-reused", str(error))
+
+    @app.errorhandler(StoreUnavailableError)
+    def _unavailable(error: StoreUnavailableError) -> Response:
+        return problem("unavailable", "the game store cannot be reached; retry shortly", {"Retry-After": "2"})
+
+    @app.errorhandler(Exception)
+    def _internal(error: Exception) -> Response:
+        if isinstance(error, HTTPException):
+            return http_problem(error)
+        log.exception("unhandled error on %s %s", request.method, request.path)
+        return problem("internal", "the service failed to answer; the request may be retried")

@@ -1,0 +1,145 @@
+"""The /v1 endpoints: games, actions, events, presets and options, health."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from domain.presets import PRESETS
+from domain.rules import OPTIONS
+from service.api import schemas
+from service.errors import InvalidRequestError, UnauthorizedError
+from service.games import GameService
+
+games = Blueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
+meta = Blueprint("meta", __name__, description="Rules, presets and health.")
+
+PROBLEM = "application/problem+json"
+IDEMPOTENCY_HEADER = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "description": "A key chosen by the client; a repeat of the same request with the same key returns the first answer.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+}
+
+
+def _service() -> GameService:
+    service: GameService = current_app.extensions["pitch"]
+    return service
+
+
+def _token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise UnauthorizedError("send the seat token as 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def _problems(*codes: int) -> Any:
+    def decorate(func: Any) -> Any:
+        for code in codes:
+            func = games.alt_response(code, schema=schemas.Problem, content_type=PROBLEM, description="A problem (RFC 9457).")(func)
+        return func
+    return decorate
+
+
+@games.route("/games")
+class Games(MethodView):
+    @games.arguments(schemas.CreateGameRequest)
+    @games.response(201, schemas.GameCreated)
+    @_problems(400)
+    def post(self, body: dict[str, Any]) -> Any:
+        """Create a game and deal its first hand.
+
+        Returns each seat's bearer token; keep them, they are shown only once.
+        """
+        rules = body["rules"]
+        created = _service().create_game(rules["preset"], rules["options"], body["seats"], body["seed"])
+        payload = {
+            "id": created.game_id, "version": created.version, "preset": created.preset,
+            "rules": created.rules, "seats": created.seats,
+        }
+        return payload, 201, {"Location": f"/v1/games/{created.game_id}"}
+
+
+@games.route("/games/<game_id>")
+class Game(MethodView):
+    @games.response(200, schemas.GameView)
+    @games.doc(security=[{}, {"seatToken": []}])
+    @_problems(401, 404)
+    def get(self, game_id: str) -> Any:
+        """Show the game as the token's seat sees it; without a token, as a spectator."""
+        return _service().view(game_id, _token())
+
+
+@games.route("/games/<game_id>/actions")
+class Actions(MethodView):
+    @games.arguments(schemas.ActionRequest)
+    @games.response(201, schemas.ActionAccepted)
+    @games.doc(security=[{"seatToken": []}], parameters=[IDEMPOTENCY_HEADER])
+    @_problems(400, 401, 404, 409, 422)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Take the seat's action: bid, pass, declare trump or play a card.
+
+        `expected_version` must be the game's current version; otherwise nothing is
+        stored and the answer is 409. An action the rules do not allow is a 422 that
+        says why. The answer lists the events the action caused, as the seat may see them.
+        """
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= 200:
+            raise InvalidRequestError("Idempotency-Key must be 1 to 200 characters")
+        result = _service().act(game_id, _token(), body["expected_version"], body["action"], key)
+        return {"version": result.version, "events": result.events, "replayed": result.replayed}, 201
+
+
+@games.route("/games/<game_id>/events")
+class Events(MethodView):
+    @games.arguments(schemas.EventsQuery, location="query")
+    @games.response(200, schemas.EventsPage)
+    @games.doc(security=[{}, {"seatToken": []}])
+    @_problems(400, 401, 404)
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """List the game's events after a version, hiding what the caller may not see yet."""
+        events, after = _service().events(game_id, _token(), query["after"], query["limit"])
+        return {"events": events, "next": after}
+
+
+@meta.route("/v1/rules/presets")
+class Presets(MethodView):
+    @meta.response(200, schemas.PresetList)
+    def get(self) -> Any:
+        """List the rule presets, each with every option resolved and its source."""
+        return {"presets": [
+            {
+                "name": p.name, "title": p.title, "rules": p.rules.to_dict(), "source": p.source,
+                "players": {"default": p.rules.players, "minimum": p.rules.players, "maximum": p.rules.players},
+            }
+            for p in PRESETS
+        ]}
+
+
+@meta.route("/v1/rules/options")
+class Options(MethodView):
+    @meta.response(200, schemas.OptionList)
+    def get(self) -> Any:
+        """List every rule option: its type, default, allowed values and source."""
+        return {"options": [
+            {
+                "name": o.name, "type": o.kind, "default": o.default, "choices": list(o.choices),
+                "minimum": o.minimum, "maximum": o.maximum, "description": o.description, "source": o.source,
+            }
+            for o in OPTIONS
+        ]}
+
+
+@meta.route("/healthz")
+class Health(MethodView):
+    @meta.response(200, schemas.Health)
+    def get(self) -> Any:
+        """Tell that the process is alive."""
+        return {"status": "ok"}

@@ -1,0 +1,220 @@
+"""The API's request and response bodies (marshmallow), which openapi.yaml documents.
+
+Request schemas refuse unknown fields and values of the wrong type (a 400); response
+schemas describe exactly what the views return.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from domain.actions import ACTION_TYPES
+from service.games import SEAT_KINDS
+
+CARD = {"description": "A card: rank (2-9 T J Q K A) then suit (S H D C); jokers RJ and BJ.", "example": "AS"}
+SIDE = {"description": "A side: seats playing together (seat % number of sides)."}
+
+
+class RulesRequest(Schema):
+    preset = fields.String(load_default="team-auction", metadata={"description": "A preset's name (GET /v1/rules/presets)."})
+    options = fields.Dict(
+        keys=fields.String(), load_default=dict,
+        metadata={"description": "Options overriding the preset (GET /v1/rules/options)."},
+    )
+
+
+class SeatRequest(Schema):
+    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
+
+
+class CreateGameRequest(Schema):
+    rules = fields.Nested(RulesRequest, load_default=lambda: {"preset": "team-auction", "options": {}})
+    seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(min=2, max=7))
+    seed = fields.String(
+        load_default=None, allow_none=True, validate=validate.Length(min=1, max=200),
+        metadata={"description": "A seed text for reproducible deals; such a game is marked as client-seeded, not fair."},
+    )
+
+
+class SeatCreated(Schema):
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)
+    level = fields.Integer(allow_none=True)
+    side = fields.Integer(required=True, metadata=SIDE)
+    token = fields.String(required=True, metadata={"description": "The seat's bearer token, shown only now."})
+
+
+class GameCreated(Schema):
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    preset = fields.String(required=True)
+    rules = fields.Dict(required=True, metadata={"description": "Every option, resolved."})
+    seats = fields.List(fields.Nested(SeatCreated), required=True)
+
+
+class Action(Schema):
+    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
+    amount = fields.Integer(strict=True, metadata={"description": "With type bid: the points bid."})
+    suit = fields.String(metadata={"description": "With type declare: S, H, D or C.", "example": "H"})
+    card = fields.String(metadata={**CARD, "description": "With type play: " + CARD["description"]})
+
+
+class ActionRequest(Schema):
+    expected_version = fields.Integer(
+        required=True, strict=True, validate=validate.Range(min=0),
+        metadata={"description": "The game's version the action was chosen at."},
+    )
+    action = fields.Nested(Action, required=True)
+
+
+class EventOut(Schema):
+    version = fields.Integer(required=True)
+    type = fields.String(required=True)
+    data = fields.Dict(required=True, metadata={"description": "The event, with what the caller may not see yet hidden (null)."})
+    recorded_at = fields.String(required=True)
+
+
+class ActionAccepted(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(EventOut), required=True)
+    replayed = fields.Boolean(required=True, metadata={"description": "True when this answers a repeat of an earlier request with the same Idempotency-Key."})
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class EventsPage(Schema):
+    events = fields.List(fields.Nested(EventOut), required=True)
+    next = fields.Integer(allow_none=True, required=True, metadata={"description": "The `after` of the next page; null at the end."})
+
+
+class SeatOut(Schema):
+    seat = fields.Integer(required=True)
+    kind = fields.String(required=True)
+    level = fields.Integer(allow_none=True)
+    side = fields.Integer(required=True)
+
+
+class BidOut(Schema):
+    seat = fields.Integer(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(["bid", "pass"]))
+    amount = fields.Integer()
+
+
+class PlayOut(Schema):
+    seat = fields.Integer(required=True)
+    card = fields.String(required=True, metadata=CARD)
+
+
+class TrickOnTable(Schema):
+    leader = fields.Integer(allow_none=True)
+    cards = fields.List(fields.Nested(PlayOut), required=True)
+
+
+class TrickOut(Schema):
+    number = fields.Integer(required=True)
+    leader = fields.Integer(required=True)
+    winner = fields.Integer(required=True)
+    cards = fields.List(fields.Nested(PlayOut), required=True)
+
+
+class PointOut(Schema):
+    kind = fields.String(required=True, metadata={"description": "high, low, jack or game."})
+    value = fields.Integer(required=True)
+    side = fields.Integer(required=True)
+    seat = fields.Integer(allow_none=True, metadata={"description": "The seat that received it (null for game)."})
+    card = fields.String(allow_none=True)
+    trick = fields.Integer(allow_none=True, metadata={"description": "The trick that decided it (null for game)."})
+    reason = fields.String(required=True)
+
+
+class GameCountOut(Schema):
+    side = fields.Integer(required=True)
+    total = fields.Integer(required=True)
+    cards = fields.List(fields.String(), required=True)
+
+
+class HandScoreOut(Schema):
+    hand = fields.Integer(required=True)
+    maker = fields.Integer(required=True)
+    makers = fields.Integer(required=True, metadata={"description": "The makers' side."})
+    bid = fields.Integer(required=True)
+    trump = fields.String(required=True)
+    points = fields.List(fields.Nested(PointOut), required=True)
+    game_points = fields.List(fields.Nested(GameCountOut), required=True)
+    taken = fields.List(fields.Integer(), required=True, metadata={"description": "Points each side took."})
+    bid_made = fields.Boolean(required=True)
+    changes = fields.List(fields.Integer(), required=True, metadata={"description": "Each side's change of score."})
+    scores = fields.List(fields.Integer(), required=True, metadata={"description": "Each side's score after the hand."})
+
+
+class GameView(Schema):
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    phase = fields.String(required=True, metadata={"description": "bidding, declaring, playing or ended."})
+    preset = fields.String(allow_none=True)
+    seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat; null for a spectator."})
+    seats = fields.List(fields.Nested(SeatOut), required=True)
+    sides = fields.List(fields.List(fields.Integer()), required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    winner = fields.Integer(allow_none=True, metadata={"description": "The winning side once ended; null for a tie."})
+    ended_reason = fields.String(allow_none=True)
+    last_hand = fields.Nested(HandScoreOut, allow_none=True)
+    hand_number = fields.Integer(allow_none=True)
+    dealer = fields.Integer(allow_none=True)
+    to_act = fields.Integer(allow_none=True)
+    hand = fields.List(fields.String(), allow_none=True, metadata={"description": "The caller's own cards."})
+    hand_sizes = fields.List(fields.Integer(), required=True)
+    bids = fields.List(fields.Nested(BidOut), required=True)
+    high_bid = fields.Integer(allow_none=True)
+    maker = fields.Integer(allow_none=True)
+    trump = fields.String(allow_none=True)
+    trick = fields.Nested(TrickOnTable, allow_none=True)
+    tricks = fields.List(fields.Nested(TrickOut), required=True)
+    legal_actions = fields.List(fields.Nested(Action), required=True)
+
+
+class PlayersOut(Schema):
+    default = fields.Integer(required=True)
+    minimum = fields.Integer(required=True)
+    maximum = fields.Integer(required=True)
+
+
+class PresetOut(Schema):
+    name = fields.String(required=True)
+    title = fields.String(required=True)
+    players = fields.Nested(PlayersOut, required=True)
+    rules = fields.Dict(required=True)
+    source = fields.String(required=True)
+
+
+class PresetList(Schema):
+    presets = fields.List(fields.Nested(PresetOut), required=True)
+
+
+class OptionOut(Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True)
+    default = fields.Raw(required=True)
+    choices = fields.List(fields.String(), required=True)
+    minimum = fields.Integer(allow_none=True)
+    maximum = fields.Integer(allow_none=True)
+    description = fields.String(required=True)
+    source = fields.String(required=True)
+
+
+class OptionList(Schema):
+    options = fields.List(fields.Nested(OptionOut), required=True)
+
+
+class Health(Schema):
+    status = fields.String(required=True)
+
+
+class Problem(Schema):
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)

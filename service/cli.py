@@ -1,0 +1,103 @@
+"""The ``pitch`` command: serve the API, migrate the database, write the spec, benchmark."""
+
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+from typing import Any
+
+import click
+
+from service.config import Settings
+
+
+@click.group()
+def main() -> None:
+    """Pitch game service."""
+
+
+@main.command()
+@click.option("--host", default=None, help="Address to listen on (PITCH_HOST, default 127.0.0.1).")
+@click.option("--port", default=None, type=int, help="Port to listen on (PITCH_PORT, default 8000).")
+@click.option("--workers", default=None, type=int, help="Processes (PITCH_WORKERS, default 1).")
+def serve(host: str | None, port: int | None, workers: int | None) -> None:
+    """Serve the API with gunicorn; with no configuration, on an embedded SQLite file."""
+    from gunicorn.app.base import BaseApplication
+
+    from service.api import create_app
+    from service.migrate import upgrade
+
+    settings = Settings.from_env()
+    if settings.is_sqlite:
+        _prepare_sqlite(settings.database_url)
+        upgrade(settings.database_url)
+    bind = f"{host or settings.host}:{port or settings.port}"
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        def load_config(self) -> None:
+            self.cfg.set("bind", bind)
+            self.cfg.set("workers", workers or settings.workers)
+            self.cfg.set("worker_class", "gthread")
+            self.cfg.set("threads", settings.threads)
+            self.cfg.set("accesslog", "-")
+
+        def load(self) -> Any:
+            return create_app(settings)
+
+    click.echo(f"pitch: serving on http://{bind} with {settings.database_url}")
+    Server().run()
+
+
+def _prepare_sqlite(url: str) -> None:
+    path = url.split("///", 1)[-1]
+    if path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+
+@main.group()
+def db() -> None:
+    """Manage the database."""
+
+
+@db.command("upgrade")
+def db_upgrade() -> None:
+    """Apply every migration to the configured database (PITCH_DATABASE_URL)."""
+    from service.migrate import upgrade
+
+    settings = Settings.from_env()
+    if settings.is_sqlite:
+        _prepare_sqlite(settings.database_url)
+    upgrade(settings.database_url)
+    click.echo("pitch: database is at the latest schema")
+
+
+@main.command()
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None, help="Write to a file instead of stdout.")
+def openapi(output: str | None) -> None:
+    """Print the OpenAPI document the service serves (the source of openapi.yaml)."""
+    from service.openapi import spec_yaml
+
+    text = spec_yaml()
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False)
+
+
+@main.group()
+def bench() -> None:
+    """Benchmarks; each prints its figures and the machine it ran on."""
+
+
+@bench.command("replay")
+@click.option("--games", default=20, show_default=True, help="Recorded games to fold.")
+@click.option("--runs", default=15, show_default=True, help="Timed runs over all of them.")
+def bench_replay(games: int, runs: int) -> None:
+    """Events per second that replay folds on one core, over complete recorded games."""
+    from service.bench import bench_replay as run
+
+    figures = run(games, runs)
+    click.echo(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu'}")
+    click.echo(f"games: {figures.games}, events: {figures.events} ({figures.events / figures.games:.0f} per game), runs: {runs}")
+    click.echo(f"replay (fold)          median {figures.fold_median:,.0f} events/s  (p10 {figures.fold_p10:,.0f}, p90 {figures.fold_p90:,.0f})")
+    click.echo(f"replay (decode + fold) median {figures.decode_fold_median:,.0f} events/s")

@@ -1,0 +1,94 @@
+"""Engines for the two supported databases: SQLite (embedded) and PostgreSQL.
+
+`make_engine` is the one place an engine is built, so every caller gets the
+same connection settings:
+
+- SQLite (a file, no server): WAL journal, a busy timeout, foreign keys on,
+  and SQLAlchemy rather than the sqlite3 module in charge of transactions.
+  Every transaction starts with ``BEGIN IMMEDIATE``, so a writer takes the
+  write lock before it reads; two writers therefore queue behind the busy
+  timeout instead of both reading, then deadlocking on the lock upgrade.
+  A connection marked with `deferred_begin` starts with a plain ``BEGIN``
+  instead, which in WAL mode reads a snapshot without taking the write lock.
+- PostgreSQL through psycopg 3, with pre-ping so a restarted server does not
+  hand out dead pooled connections.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Final
+
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import ConnectionPoolEntry
+
+BUSY_TIMEOUT_MS: Final = 10_000
+CONNECT_TIMEOUT_S: Final = 10
+DEFERRED_BEGIN_OPTION: Final = "pitch_deferred_begin"
+
+_POSTGRES_ALIASES: Final = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
+_SQLITE_ALIASES: Final = frozenset({"sqlite", "sqlite+pysqlite"})
+
+
+def default_sqlite_url(data_dir: str | Path) -> str:
+    """Return the URL of the embedded database file `pitch.db` in `data_dir`."""
+    return f"sqlite:///{Path(data_dir).resolve() / 'pitch.db'}"
+
+
+def normalize_url(url: str | URL) -> URL:
+    """Parse `url`, pick psycopg 3 for PostgreSQL, and refuse other databases."""
+    parsed = make_url(url)
+    if parsed.drivername in _POSTGRES_ALIASES:
+        return parsed.set(drivername="postgresql+psycopg")
+    if parsed.drivername in _SQLITE_ALIASES:
+        return parsed
+    raise ValueError(
+        f"unsupported database URL {parsed.render_as_string(hide_password=True)!r}: "
+        "use sqlite:///path/to/pitch.db or postgresql+psycopg://user@host/dbname"
+    )
+
+
+def make_engine(url: str | URL) -> Engine:
+    """Build an engine for a SQLite file or a PostgreSQL database."""
+    parsed = normalize_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return _sqlite_engine(parsed)
+    return create_engine(
+        parsed,
+        pool_pre_ping=True,
+        connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
+    )
+
+
+def deferred_begin(connection: Connection) -> Connection:
+    """Mark `connection` as read-only, so on SQLite it begins without the write lock."""
+    return connection.execution_options(**{DEFERRED_BEGIN_OPTION: True})
+
+
+def _sqlite_engine(url: URL) -> Engine:
+    if url.database and url.database != ":memory:" and not url.query.get("uri"):
+        Path(url.database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: ConnectionPoolEntry) -> None:
+        # Stop sqlite3 from issuing its own BEGIN (and from committing before
+        # DDL); `_on_begin` below issues the BEGIN instead.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        if connection.get_execution_options().get(DEFERRED_BEGIN_OPTION):
+            connection.exec_driver_sql("BEGIN")
+        else:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine

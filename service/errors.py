@@ -1,0 +1,42 @@
+"""The application's own errors, raised by the use cases (service/games.py).
+
+    AppError
+    ├── GameNotFoundError     no game has that id                         (404)
+    ├── UnauthorizedError     no token, or not a token of this game       (401)
+    ├── VersionConflictError  the game is not at the expected version     (409)
+    ├── IdempotencyKeyError   an Idempotency-Key reused for another body  (422)
+    └── InvalidRequestError   a request the API schema cannot catch       (400)
+
+Domain errors (MalformedError, RulesError, IllegalActionError) pass through unchanged;
+the API maps every one of them to a problem+json response.
+"""
+
+from __future__ import annotations
+
+
+class AppError(Exception):
+    """Base of the application's errors."""
+
+
+class GameNotFoundError(AppError):
+    """No game has the requested id."""
+
+
+class UnauthorizedError(AppError):
+    """The request carries no seat token, or one that is not of this game."""
+
+
+class VersionConflictError(AppError):
+    """The game has moved past (or is not yet at) the version the client expected."""
+
+    def __init__(self, message: str, current_version: int) -> None:
+        super().__init__(message)
+        self.current_version = current_version
+
+
+class IdempotencyKeyError(AppError):
+    """An Idempotency-Key was reused with a different request."""
+
+
+class InvalidRequestError(AppError):
+    """The request is well-formed JSON but says something impossible."""

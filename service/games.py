@@ -1,0 +1,238 @@
+"""The use cases of a game: create it, show it to a seat, take an action, list events.
+
+Each use case loads the state by replaying the log, asks the domain what happens, and
+appends the resulting events with the version it decided on as the expected version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from domain.actions import command_from_action
+from domain.codec import encode
+from domain.decide import decide
+from domain.dealing import start_game
+from domain.errors import MalformedError
+from domain.events import Event, SeatSpec
+from domain.evolve import replay
+from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+from domain.presets import resolve_rules
+from domain.state import GameState
+from domain.views import redact_event, seat_view
+from service.errors import (
+    GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
+    VersionConflictError,
+)
+from service.hashing import canonical_json
+from service.state_cache import StateCache
+from service.store import (
+    ConcurrencyError, EventStore, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
+)
+from service.tokens import hash_token, new_token
+
+SEAT_KINDS = ("human",)
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    """A new game: its first view and each seat's token (shown only this once)."""
+
+    game_id: str
+    version: int
+    preset: str
+    rules: dict[str, Any]
+    seats: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """The outcome of an accepted action: the new version and the events the seat may see."""
+
+    version: int
+    events: list[dict[str, Any]]
+    replayed: bool
+
+
+class GameService:
+    """Games over an event store."""
+
+    def __init__(self, store: EventStore, cache_size: int = 1000) -> None:
+        self.store = store
+        self.states = StateCache(store, cache_size)
+
+    def create_game(
+        self, preset: str, options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]],
+        seed: str | None = None,
+    ) -> CreatedGame:
+        """Start a game with these rules and seats; deal the first hand."""
+        rules = resolve_rules(preset, options)
+        if len(seats) != rules.players:
+            raise InvalidRequestError(
+                f"these rules seat {rules.players} players, but {len(seats)} seats were given"
+            )
+        specs = []
+        for i, seat in enumerate(seats):
+            kind = seat.get("kind")
+            if kind not in SEAT_KINDS:
+                raise InvalidRequestError(f"seat {i}: kind must be 'human', not {kind!r}")
+            specs.append(SeatSpec(kind=str(kind), level=None))
+        if seed is None:
+            secret, source_kind = secrets.token_bytes(32), "server"
+        else:
+            secret, source_kind = seed_from_text(seed), "client"
+        deals = SeededDeals(secret)
+        events = start_game(
+            rules, preset, specs, first_dealer(secret, rules.players), commit(secret, source_kind), deals,
+        )
+        game_id = str(uuid.uuid4())
+        tokens = [new_token() for _ in specs]
+        records = [
+            SeatRecord(seat=i, token_hash=hash_token(t), kind=s.kind, level=s.level)
+            for i, (t, s) in enumerate(zip(tokens, specs))
+        ]
+        result = self.store.create_game(game_id, _new_events(events), records, secret.hex())
+        return CreatedGame(
+            game_id=game_id,
+            version=result.events[-1].version,
+            preset=preset,
+            rules=rules.to_dict(),
+            seats=[
+                {"seat": i, "kind": s.kind, "level": s.level, "side": rules.side_of(i), "token": t}
+                for i, (t, s) in enumerate(zip(tokens, specs))
+            ],
+        )
+
+    def load(self, game_id: str) -> GameState:
+        """Return the current state of a game, or raise GameNotFoundError."""
+        state = self.states.load(game_id)
+        if state.version == 0:
+            raise GameNotFoundError(f"there is no game {game_id!r}")
+        return state
+
+    def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """Return the seat a token belongs to (None without a token); raise if it is not this game's."""
+        if token is None:
+            return None
+        seat = self.store.seat_for_token(game_id, hash_token(token))
+        if seat is None:
+            raise UnauthorizedError("this token is not a seat of this game")
+        return seat
+
+    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
+        """Return the game as the token's seat (or a spectator) may see it."""
+        state = self.load(game_id)
+        view = seat_view(state, self.seat_of(game_id, token))
+        view["id"] = game_id
+        return view
+
+    def act(
+        self, game_id: str, token: str | None, expected_version: int, action: Mapping[str, Any],
+        idempotency_key: str | None = None,
+    ) -> ActionResult:
+        """Take a seat's action at the version the client saw; return what it caused."""
+        self.load(game_id)
+        if token is None:
+            raise UnauthorizedError("acting needs the seat's bearer token")
+        seat = self.seat_of(game_id, token)
+        assert seat is not None
+        fingerprint = _fingerprint(seat, expected_version, action)
+        if idempotency_key is not None:
+            try:
+                earlier = self.store.replayed(game_id, idempotency_key, fingerprint)
+            except IdempotencyKeyReusedError:
+                raise IdempotencyKeyError(
+                    "this Idempotency-Key was already used for a different request"
+                ) from None
+            if earlier is not None:
+                return self._result(game_id, seat, earlier.events, replayed=True)
+        state = self.load(game_id)
+        if expected_version != state.version:
+            raise VersionConflictError(
+                f"the game is at version {state.version}, not {expected_version}", state.version,
+            )
+        command = command_from_action(seat, action)
+        events = decide(state, command, _LazyDeals(self.store, game_id))
+        try:
+            appended = self.store.append(
+                game_id, expected_version, _new_events(events), idempotency_key, fingerprint,
+            )
+        except ConcurrencyError:
+            current = self.store.version(game_id)
+            raise VersionConflictError(
+                f"another action was taken first; the game is at version {current}", current,
+            ) from None
+        except IdempotencyKeyReusedError:
+            raise IdempotencyKeyError(
+                "this Idempotency-Key was already used for a different request"
+            ) from None
+        if not appended.replayed:
+            self.states.remember(game_id, replay(events, state))
+        return self._result(game_id, seat, appended.events, appended.replayed)
+
+    def _result(
+        self, game_id: str, seat: int, stored: Sequence[StoredEvent], replayed: bool,
+    ) -> ActionResult:
+        state = self.load(game_id)
+        return ActionResult(
+            version=stored[-1].version,
+            events=[_shown(e, seat, state) for e in stored],
+            replayed=replayed,
+        )
+
+    def events(
+        self, game_id: str, token: str | None, after: int = 0, limit: int = 100,
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """Return a page of the game's events as the caller may see them, and the next ``after``."""
+        state = self.load(game_id)
+        seat = self.seat_of(game_id, token)
+        stored = self.store.read(game_id, after=after, limit=limit)
+        shown = [_shown(e, seat, state) for e in stored]
+        more = bool(stored) and stored[-1].version < state.version
+        return shown, (stored[-1].version if more else None)
+
+
+class _LazyDeals:
+    """The deal context of a stored game; its secret is read only when a deal needs it."""
+
+    def __init__(self, store: EventStore, game_id: str) -> None:
+        self._store, self._game_id = store, game_id
+        self._deals: SeededDeals | None = None
+
+    def _source(self) -> SeededDeals:
+        if self._deals is None:
+            secret = self._store.secret(self._game_id)
+            if secret is None:
+                raise MalformedError(f"game {self._game_id} has no stored seed")
+            self._deals = SeededDeals(bytes.fromhex(secret))
+        return self._deals
+
+    def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        return self._source().deck(deal, cards)
+
+    def key(self, deal: int) -> str:
+        return self._source().key(deal)
+
+    def seed(self) -> str:
+        return self._source().seed()
+
+
+def _new_events(events: Sequence[Event]) -> list[NewEvent]:
+    return [NewEvent(type=name, data=data) for name, data in map(encode, events)]
+
+
+def _shown(stored: StoredEvent, seat: int | None, state: GameState) -> dict[str, Any]:
+    return {
+        "version": stored.version,
+        "type": stored.type,
+        "data": redact_event(stored.type, stored.data, seat, state),
+        "recorded_at": stored.recorded_at,
+    }
+
+
+def _fingerprint(seat: int, expected_version: int, action: Mapping[str, Any]) -> str:
+    body = {"seat": seat, "expected_version": expected_version, "action": dict(action)}
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()

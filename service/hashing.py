@@ -1,0 +1,29 @@
+"""Canonical JSON and the hash chain that makes any edit of the event log detectable.
+
+Each stored event's hash is the SHA-256 of the previous event's hash (64 zeros
+for a game's first event) followed by the canonical JSON of the row's content:
+``{"game_id", "version", "type", "schema_version", "data", "recorded_at"}``.
+Canonical JSON has sorted keys, no whitespace, raw UTF-8 and no NaN or
+infinity, so the same content always hashes the same on every backend.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+GENESIS_HASH: Final = "0" * 64
+HASHED_FIELDS: Final = ("game_id", "version", "type", "schema_version", "data", "recorded_at")
+
+
+def canonical_json(obj: Any) -> str:
+    """Serialize `obj` as canonical JSON; raise ValueError or TypeError if it is not JSON."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def chain_hash(previous_hash: str, row: Mapping[str, Any]) -> str:
+    """Return the hex SHA-256 of `previous_hash` followed by the canonical JSON of `row`."""
+    content = {field: row[field] for field in HASHED_FIELDS}
+    return hashlib.sha256((previous_hash + canonical_json(content)).encode("utf-8")).hexdigest()

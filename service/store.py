@@ -1,0 +1,454 @@
+"""The event store: an append-only, hash-chained log of each game's events.
+
+SQLAlchemy Core over the tables of migration 0001 (the `Table` objects below
+mirror it; only Alembic creates them). The guarantees of DESIGN.md ("The
+event store"):
+
+- `append` takes the version the caller last saw; of two writers at the same
+  version exactly one wins, the other gets `ConcurrencyError`. Versions run
+  1, 2, 3 ... per game with no gap; a batch commits whole or not at all.
+  SQLite writers hold the write lock from their first statement (service.db);
+  on PostgreSQL the unique (game_id, version) index fails the loser's insert.
+- Under an idempotency key a repeated request gets the first result back with
+  ``replayed=True``, even with a by-now stale expected version or when it
+  raced the first; the key with a different fingerprint is refused.
+- Each row's hash chains to the previous row's (service.hashing);
+  `verify_chain` finds the first row that does not verify.
+- Seats (token hashes only) and the secret seed live beside the log.
+
+Errors (database errors are translated here, once; malformed input raises
+ValueError before anything is written)::
+
+    StoreError
+    ├── ConcurrencyError            expected version is not the current one
+    ├── IdempotencyKeyReusedError   same key, different request
+    ├── GameExistsError             create_game for a game id already taken
+    └── StoreUnavailableError       the database cannot be reached or used
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeoutError
+
+from service.db import deferred_begin
+from service.hashing import GENESIS_HASH, canonical_json, chain_hash
+
+metadata = sa.MetaData()
+
+events_table = sa.Table(
+    "events",
+    metadata,
+    sa.Column("position", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), sa.Identity(), primary_key=True),
+    sa.Column("game_id", sa.Text(), nullable=False),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("type", sa.Text(), nullable=False),
+    sa.Column("schema_version", sa.Integer(), nullable=False),
+    sa.Column("data", sa.Text(), nullable=False),
+    sa.Column("recorded_at", sa.Text(), nullable=False),
+    sa.Column("idempotency_key", sa.Text(), nullable=True),
+    sa.Column("hash", sa.Text(), nullable=False),
+    sa.UniqueConstraint("game_id", "version", name="uq_events_game_id_version"),
+    sa.Index("ix_events_game_id", "game_id"),
+    sqlite_autoincrement=True,
+)
+
+idempotency_keys_table = sa.Table(
+    "idempotency_keys",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("key", sa.Text(), primary_key=True),
+    sa.Column("fingerprint", sa.Text(), nullable=False),
+    sa.Column("first_version", sa.Integer(), nullable=False),
+    sa.Column("last_version", sa.Integer(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+)
+
+seats_table = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("token_hash", sa.Text(), nullable=False),
+    sa.Column("kind", sa.Text(), nullable=False),
+    sa.Column("level", sa.Integer(), nullable=True),
+    sa.Index("ix_seats_game_id_token_hash", "game_id", "token_hash"),
+)
+
+game_secrets_table = sa.Table(
+    "game_secrets",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("secret", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append: its type name, JSON payload and payload schema version."""
+
+    type: str
+    data: Mapping[str, Any]
+    schema_version: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """An event as stored: where it sits in its game and the log, when, and its hash."""
+
+    game_id: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
+    recorded_at: str
+    idempotency_key: str | None
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """The events a write stored; `replayed` when an idempotent retry returned them again."""
+
+    events: tuple[StoredEvent, ...]
+    replayed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat of a game: the hash of its bearer token, human or computer, and its level."""
+
+    seat: int
+    token_hash: str
+    kind: str
+    level: int | None
+
+
+class StoreError(Exception):
+    """Base class of the event store's errors."""
+
+
+class ConcurrencyError(StoreError):
+    """The expected version is not the game's current version (stale, or ahead of it)."""
+
+    def __init__(self, game_id: str, expected_version: int, actual_version: int) -> None:
+        super().__init__(
+            f"game {game_id!r} is at version {actual_version}, not at the expected version {expected_version}"
+        )
+        self.game_id = game_id
+        self.expected_version = expected_version
+        self.actual_version = actual_version
+
+    def __reduce__(self) -> tuple[type[ConcurrencyError], tuple[str, int, int]]:
+        return (type(self), (self.game_id, self.expected_version, self.actual_version))
+
+
+class IdempotencyKeyReusedError(StoreError):
+    """The idempotency key was already used for a different request."""
+
+
+class GameExistsError(StoreError):
+    """A game with this id already exists."""
+
+
+class StoreUnavailableError(StoreError):
+    """The database cannot be reached, or cannot serve the request right now."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Encoded:
+    type: str
+    schema_version: int
+    data: dict[str, Any]  # as it reads back from the stored canonical JSON
+    data_json: str
+
+
+class EventStore:
+    """Append-only, hash-chained event log per game, with seats and secrets, on one engine."""
+
+    def __init__(self, engine: Engine, clock: Callable[[], datetime] | None = None) -> None:
+        self._engine = engine
+        self._clock = clock or _utc_now
+
+    def create_game(
+        self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str
+    ) -> AppendResult:
+        """Store a new game's first events (versions 1..n), seats and secret in one transaction."""
+        encoded = _encode(events)
+        _check_seats(seats)
+        now = self._now()
+        try:
+            with self._transaction() as conn:
+                if _head(conn, game_id)[0] != 0 or _secret(conn, game_id) is not None:
+                    raise GameExistsError(f"game {game_id!r} already exists")
+                stored = _insert_events(conn, game_id, 0, GENESIS_HASH, encoded, now, None)
+                if seats:
+                    conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
+                conn.execute(sa.insert(game_secrets_table).values(game_id=game_id, secret=secret, created_at=now))
+        except IntegrityError as error:  # another create_game with this id committed first
+            raise GameExistsError(f"game {game_id!r} already exists") from error
+        return AppendResult(stored, replayed=False)
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        idempotency_key: str | None = None,
+        fingerprint: str | None = None,
+    ) -> AppendResult:
+        """Append `events` after `expected_version`, all or nothing, once per idempotency key.
+
+        Without an explicit `fingerprint`, a keyed request is fingerprinted by
+        its events (types, schema versions and payloads).
+        """
+        if expected_version < 0:
+            raise ValueError(f"expected version must be 0 or more, not {expected_version}")
+        encoded = _encode(events)
+        claim = None if idempotency_key is None else (idempotency_key, fingerprint or _fingerprint(encoded))
+        try:
+            with self._transaction() as conn:
+                return self._append(conn, game_id, expected_version, encoded, claim)
+        except IntegrityError as error:
+            # PostgreSQL: a concurrent writer committed this version (or this
+            # key) first, and this transaction is void. Look again.
+            with self._transaction(read_only=True) as conn:
+                replay = None if claim is None else _replay(conn, game_id, *claim)
+                if replay is not None:
+                    return replay
+                raise ConcurrencyError(game_id, expected_version, _head(conn, game_id)[0]) from error
+
+    def replayed(self, game_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+        """Return the result first stored under `idempotency_key` (replayed), None if the key is unused.
+
+        Raises IdempotencyKeyReusedError when the key was used with another fingerprint.
+        """
+        with self._transaction(read_only=True) as conn:
+            return _replay(conn, game_id, idempotency_key, fingerprint)
+
+    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
+        """Return the game's events after version `after`, in version order, at most `limit`."""
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit}")
+        with self._transaction(read_only=True) as conn:
+            return _select_events(conn, game_id, after=after, limit=limit)
+
+    def version(self, game_id: str) -> int:
+        """Return the game's current version: 0 when it has no events."""
+        with self._transaction(read_only=True) as conn:
+            return _head(conn, game_id)[0]
+
+    def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
+        """Return the seat whose bearer token hashes to `token_hash`, or None."""
+        c = seats_table.c
+        with self._transaction(read_only=True) as conn:
+            seat = conn.execute(
+                sa.select(c.seat).where(c.game_id == game_id, c.token_hash == token_hash)
+            ).scalar_one_or_none()
+        return None if seat is None else int(seat)
+
+    def seats(self, game_id: str) -> list[SeatRecord]:
+        """Return the game's seats in seat order."""
+        c = seats_table.c
+        query = sa.select(c.seat, c.token_hash, c.kind, c.level).where(c.game_id == game_id).order_by(c.seat)
+        with self._transaction(read_only=True) as conn:
+            return [SeatRecord(**row._mapping) for row in conn.execute(query)]
+
+    def secret(self, game_id: str) -> str | None:
+        """Return the game's secret seed, or None when there is no such game."""
+        with self._transaction(read_only=True) as conn:
+            return _secret(conn, game_id)
+
+    def verify_chain(self, game_id: str) -> int | None:
+        """Return the first version whose hash or place in the sequence fails to verify, or None."""
+        c = events_table.c
+        query = sa.select(events_table).where(c.game_id == game_id).order_by(c.version)
+        with self._transaction(read_only=True) as conn:
+            rows = conn.execute(query).all()
+        previous_hash = GENESIS_HASH
+        for expected, row in enumerate(rows, start=1):
+            if row.version != expected or not _row_verifies(previous_hash, row):
+                return expected
+            previous_hash = row.hash
+        return None
+
+    def _append(
+        self,
+        conn: Connection,
+        game_id: str,
+        expected_version: int,
+        encoded: Sequence[_Encoded],
+        claim: tuple[str, str] | None,
+    ) -> AppendResult:
+        current, previous_hash = _head(conn, game_id)
+        # The key is looked up after the head: under READ COMMITTED each
+        # statement sees a newer snapshot, so if a racing writer's events were
+        # seen above, the key it committed with them is seen here.
+        if claim is not None and (replay := _replay(conn, game_id, *claim)) is not None:
+            return replay
+        if current != expected_version:
+            raise ConcurrencyError(game_id, expected_version, current)
+        now = self._now()
+        key = None if claim is None else claim[0]
+        stored = _insert_events(conn, game_id, current, previous_hash, encoded, now, key)
+        if claim is not None:
+            conn.execute(
+                sa.insert(idempotency_keys_table).values(
+                    game_id=game_id,
+                    key=claim[0],
+                    fingerprint=claim[1],
+                    first_version=stored[0].version,
+                    last_version=stored[-1].version,
+                    created_at=now,
+                )
+            )
+        return AppendResult(stored, replayed=False)
+
+    @contextmanager
+    def _transaction(self, read_only: bool = False) -> Iterator[Connection]:
+        """Run a transaction, translating "cannot reach or use the database" errors.
+
+        A read-only transaction does not take SQLite's write lock, so readers
+        never queue behind writers (WAL gives them a snapshot instead).
+        """
+        try:
+            with self._engine.connect() as conn:
+                with (deferred_begin(conn) if read_only else conn).begin():
+                    yield conn
+        except (OperationalError, InterfaceError, PoolTimeoutError) as error:
+            cause = getattr(error, "orig", None) or error
+            raise StoreUnavailableError(f"the event store is unavailable: {cause}") from error
+
+    def _now(self) -> str:
+        moment = self._clock()
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _encode(events: Sequence[NewEvent]) -> tuple[_Encoded, ...]:
+    if not events:
+        raise ValueError("at least one event is needed")
+    encoded = []
+    for index, event in enumerate(events):
+        if not event.type:
+            raise ValueError(f"event {index} has no type")
+        if event.schema_version < 1:
+            raise ValueError(f"event {index} ({event.type}) has schema version {event.schema_version}, not 1 or more")
+        try:
+            data_json = canonical_json(dict(event.data))
+            data_json.encode("utf-8")  # refuse lone surrogates before they reach the database
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"event {index} ({event.type}) has data that is not JSON: {error}") from error
+        encoded.append(_Encoded(event.type, event.schema_version, json.loads(data_json), data_json))
+    return tuple(encoded)
+
+
+def _fingerprint(encoded: Sequence[_Encoded]) -> str:
+    content = [[e.type, e.schema_version, e.data_json] for e in encoded]
+    return hashlib.sha256(canonical_json(content).encode("utf-8")).hexdigest()
+
+
+def _check_seats(seats: Sequence[SeatRecord]) -> None:
+    if len({s.seat for s in seats}) != len(seats):
+        raise ValueError("two seats have the same number")
+    if len({s.token_hash for s in seats}) != len(seats):
+        raise ValueError("two seats have the same token hash")
+
+
+def _head(conn: Connection, game_id: str) -> tuple[int, str]:
+    """Return the game's current version and hash: (0, genesis hash) for no events."""
+    row = conn.execute(
+        sa.select(events_table.c.version, events_table.c.hash)
+        .where(events_table.c.game_id == game_id)
+        .order_by(events_table.c.version.desc())
+        .limit(1)
+    ).one_or_none()
+    return (0, GENESIS_HASH) if row is None else (int(row.version), str(row.hash))
+
+
+def _secret(conn: Connection, game_id: str) -> str | None:
+    c = game_secrets_table.c
+    return conn.execute(sa.select(c.secret).where(c.game_id == game_id)).scalar_one_or_none()
+
+
+def _insert_events(
+    conn: Connection,
+    game_id: str,
+    after_version: int,
+    previous_hash: str,
+    encoded: Sequence[_Encoded],
+    recorded_at: str,
+    key: str | None,
+) -> tuple[StoredEvent, ...]:
+    stored = []
+    for version, event in enumerate(encoded, start=after_version + 1):
+        row: dict[str, Any] = {"game_id": game_id, "version": version, "type": event.type,
+                               "schema_version": event.schema_version, "data": event.data,
+                               "recorded_at": recorded_at}
+        previous_hash = chain_hash(previous_hash, row)
+        row |= {"idempotency_key": key, "hash": previous_hash}
+        insert = sa.insert(events_table).values({**row, "data": event.data_json})
+        position: int = conn.execute(insert.returning(events_table.c.position)).scalar_one()
+        stored.append(StoredEvent(position=position, **row))
+    return tuple(stored)
+
+
+def _replay(conn: Connection, game_id: str, key: str, fingerprint: str) -> AppendResult | None:
+    """Return the first result stored under `key`, None if the key is new."""
+    table = idempotency_keys_table
+    row = conn.execute(
+        sa.select(table.c.fingerprint, table.c.first_version, table.c.last_version).where(
+            table.c.game_id == game_id, table.c.key == key
+        )
+    ).one_or_none()
+    if row is None:
+        return None
+    if row.fingerprint != fingerprint:
+        raise IdempotencyKeyReusedError(
+            f"idempotency key {key!r} was already used for a different request in game {game_id!r}"
+        )
+    events = _select_events(conn, game_id, after=row.first_version - 1, through=row.last_version)
+    return AppendResult(tuple(events), replayed=True)
+
+
+def _select_events(
+    conn: Connection, game_id: str, after: int, through: int | None = None, limit: int | None = None
+) -> list[StoredEvent]:
+    query = (
+        sa.select(events_table)
+        .where(events_table.c.game_id == game_id, events_table.c.version > after)
+        .order_by(events_table.c.version)
+    )
+    if through is not None:
+        query = query.where(events_table.c.version <= through)
+    if limit is not None:
+        query = query.limit(limit)
+    return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in conn.execute(query)]
+
+
+def _row_verifies(previous_hash: str, row: sa.Row[Any]) -> bool:
+    """Check the row's hash, and that its payload is stored in canonical form."""
+    try:
+        data = json.loads(row.data)
+        if canonical_json(data) != row.data:
+            return False
+    except (TypeError, ValueError):
+        return False
+    return bool(chain_hash(previous_hash, {**row._mapping, "data": data}) == row.hash)

@@ -1,0 +1,58 @@
+"""Fixtures for the HTTP API: a migrated database, the app over it, a test client.
+
+The backend is SQLite unless PITCH_TEST_BACKEND=postgresql, which runs the same tests on
+a fresh database of the PostgreSQL server (.ci/run does both).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from service.api import create_app
+from service.db import make_engine
+from service.games import GameService
+from service.migrate import upgrade
+from service.store import EventStore
+from tests.dbs import postgres_database, sqlite_url
+
+
+@pytest.fixture(scope="session")
+def api_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A migrated database for the API tests of this session."""
+    backend = os.environ.get("PITCH_TEST_BACKEND", "sqlite")
+    if backend == "postgresql":
+        with postgres_database() as url:
+            upgrade(url)
+            yield url
+        return
+    if backend != "sqlite":
+        raise ValueError(f"PITCH_TEST_BACKEND must be sqlite or postgresql, not {backend!r}")
+    url = sqlite_url(tmp_path_factory.mktemp("api"))
+    upgrade(url)
+    yield url
+
+
+@pytest.fixture(scope="session")
+def game_service(api_database_url: str) -> Iterator[GameService]:
+    """The game service over the session's database."""
+    engine = make_engine(api_database_url)
+    yield GameService(EventStore(engine))
+    engine.dispose()
+
+
+@pytest.fixture
+def app(game_service: GameService) -> Flask:
+    """The Flask app over the session's game service."""
+    return create_app(service=game_service)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client of the app."""
+    return app.test_client()

@@ -1,0 +1,90 @@
+"""The Alembic migrations, on SQLite and on PostgreSQL: they build the schema the store expects."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+
+from service.db import make_engine
+from service.migrate import current, downgrade, upgrade
+from service.store import EventStore, NewEvent, metadata
+from tests.dbs import postgres_database, sqlite_url
+
+STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets"}
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def empty_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of a database that was never migrated."""
+    if request.param == "sqlite":
+        yield sqlite_url(tmp_path)
+        return
+    with postgres_database() as url:
+        yield url
+
+
+def table_names(url: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        return set(sa.inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
+
+
+def test_a_new_database_has_no_revision(empty_url: str) -> None:
+    assert current(empty_url) is None
+
+
+def test_upgrade_creates_the_event_store_tables(empty_url: str) -> None:
+    upgrade(empty_url)
+
+    assert STORE_TABLES <= table_names(empty_url)
+    assert current(empty_url) == "0001"
+
+
+def test_upgrading_twice_changes_nothing(empty_url: str) -> None:
+    upgrade(empty_url)
+    engine = make_engine(empty_url)
+    try:
+        EventStore(engine).create_game("game", [NewEvent("GameStarted", {})], [], "seed")
+        upgrade(empty_url)
+
+        assert current(empty_url) == "0001"
+        assert STORE_TABLES <= table_names(empty_url)
+        assert EventStore(engine).version("game") == 1
+    finally:
+        engine.dispose()
+
+
+def test_the_migrated_schema_matches_the_store_tables(empty_url: str) -> None:
+    upgrade(empty_url)
+    engine = make_engine(empty_url)
+    try:
+        with engine.connect() as conn:
+            differences = compare_metadata(MigrationContext.configure(conn), metadata)
+    finally:
+        engine.dispose()
+
+    assert differences == []
+
+
+def test_downgrade_to_base_removes_the_tables(empty_url: str) -> None:
+    upgrade(empty_url)
+    downgrade(empty_url, "base")
+
+    assert not STORE_TABLES & table_names(empty_url)
+    assert current(empty_url) is None
+
+
+def test_a_percent_sign_in_the_url_survives_the_alembic_config() -> None:
+    with postgres_database() as url:
+        # Trust authentication ignores the password; it only has to reach the driver intact.
+        with_password = sa.make_url(url).set(password="p%ss").render_as_string(hide_password=False)
+        assert "p%25ss@" in with_password
+        upgrade(with_password)
+        assert current(with_password) == "0001"

@@ -1,0 +1,440 @@
+"""The event store's contract, run on SQLite and on PostgreSQL alike (DESIGN.md, "The event store")."""
+
+from __future__ import annotations
+
+import math
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy import Engine, event
+
+from service.db import make_engine
+from service.hashing import GENESIS_HASH, chain_hash
+from service.store import (
+    AppendResult,
+    ConcurrencyError,
+    EventStore,
+    GameExistsError,
+    IdempotencyKeyReusedError,
+    NewEvent,
+    SeatRecord,
+    StoreUnavailableError,
+)
+
+RACES = 20
+
+SEATS = [
+    SeatRecord(seat=0, token_hash="hash-0", kind="human", level=None),
+    SeatRecord(seat=1, token_hash="hash-1", kind="computer", level=3),
+]
+
+
+def bid(amount: int) -> NewEvent:
+    return NewEvent("BidMade", {"seat": 1, "amount": amount})
+
+
+def new_game(store: EventStore, secret: str = "seed") -> str:
+    game_id = f"game-{uuid.uuid4().hex}"
+    store.create_game(game_id, [NewEvent("GameStarted", {"rules": "auction-pitch"})], SEATS, secret)
+    return game_id
+
+
+def race(*calls: Callable[[], AppendResult]) -> list[AppendResult | Exception]:
+    """Run the calls at the same moment, one thread each; return their results or errors."""
+    barrier = threading.Barrier(len(calls))
+    outcomes: list[AppendResult | Exception] = [RuntimeError("did not run")] * len(calls)
+
+    def run(index: int) -> None:
+        barrier.wait()
+        try:
+            outcomes[index] = calls[index]()
+        except Exception as error:  # noqa: BLE001 - the test inspects every outcome
+            outcomes[index] = error
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
+
+
+@pytest.fixture
+def private_engine(private_store_url: str) -> Iterator[Engine]:
+    engine = make_engine(private_store_url)
+    yield engine
+    engine.dispose()
+
+
+# Appending and reading
+
+
+def test_appended_events_read_back_as_stored(store: EventStore) -> None:
+    game_id = new_game(store)
+    result = store.append(game_id, 1, [bid(2), NewEvent("BidPassed", {"seat": 2}, schema_version=2)])
+
+    assert result.replayed is False
+    assert store.read(game_id)[1:] == list(result.events)
+    second, third = result.events
+    assert (second.version, second.type, second.data, second.schema_version) == (2, "BidMade", {"seat": 1, "amount": 2}, 1)
+    assert (third.version, third.type, third.data, third.schema_version) == (3, "BidPassed", {"seat": 2}, 2)
+    assert second.idempotency_key is None
+
+
+def test_versions_are_contiguous_from_one_and_positions_increase(store: EventStore) -> None:
+    game_id = new_game(store)
+    for version in range(1, 6):
+        store.append(game_id, version, [bid(version)])
+
+    events = store.read(game_id)
+    assert [e.version for e in events] == [1, 2, 3, 4, 5, 6]
+    assert [e.position for e in events] == sorted({e.position for e in events})
+    assert store.version(game_id) == 6
+
+
+def test_read_returns_the_events_after_a_version_up_to_a_limit(store: EventStore) -> None:
+    game_id = new_game(store)
+    store.append(game_id, 1, [bid(2), bid(3), bid(4)])
+
+    assert [e.version for e in store.read(game_id, after=2)] == [3, 4]
+    assert [e.version for e in store.read(game_id, after=1, limit=2)] == [2, 3]
+    assert store.read(game_id, after=4) == []
+
+
+def test_unknown_game_has_version_zero_and_no_events(store: EventStore) -> None:
+    assert store.version("no-such-game") == 0
+    assert store.read("no-such-game") == []
+
+
+def test_append_at_version_zero_starts_a_game(store: EventStore) -> None:
+    game_id = f"game-{uuid.uuid4().hex}"
+    store.append(game_id, 0, [bid(2)])
+    assert store.version(game_id) == 1
+
+
+def test_recorded_at_comes_from_the_clock_in_utc_with_microseconds(engine: Engine) -> None:
+    moment = datetime(2025, 3, 4, 7, 8, 9, 123456, tzinfo=timezone(timedelta(hours=2)))
+    store = EventStore(engine, clock=lambda: moment)
+    game_id = new_game(store)
+
+    assert [e.recorded_at for e in store.read(game_id)] == ["2025-03-04T05:08:09.123456Z"]
+
+
+def test_data_reads_back_as_json_would_store_it(store: EventStore) -> None:
+    game_id = new_game(store)
+    stored = store.append(game_id, 1, [NewEvent("HandDealt", {"cards": ("AS", "TD"), "note": "très bien"})])
+
+    assert stored.events[0].data == {"cards": ["AS", "TD"], "note": "très bien"}
+    assert store.read(game_id, after=1)[0].data == stored.events[0].data
+
+
+def test_reads_do_not_wait_for_a_writer_holding_the_lock(store: EventStore, engine: Engine) -> None:
+    game_id = new_game(store)
+
+    with engine.begin() as writer:  # on SQLite, BEGIN IMMEDIATE: the write lock is held from here
+        writer.execute(sa.text("SELECT 1"))
+        assert store.version(game_id) == 1
+        assert len(store.read(game_id)) == 1
+        assert store.verify_chain(game_id) is None
+        assert store.seats(game_id) == SEATS
+
+
+# Expected versions
+
+
+def test_stale_expected_version_raises_concurrency_error_naming_both_versions(store: EventStore) -> None:
+    game_id = new_game(store)
+    store.append(game_id, 1, [bid(2)])
+
+    with pytest.raises(ConcurrencyError, match=r"version 2.*expected version 1") as caught:
+        store.append(game_id, 1, [bid(3)])
+    assert (caught.value.expected_version, caught.value.actual_version) == (1, 2)
+    assert store.version(game_id) == 2
+
+
+def test_expected_version_ahead_of_the_game_raises_and_leaves_no_gap(store: EventStore) -> None:
+    game_id = new_game(store)
+
+    with pytest.raises(ConcurrencyError, match=r"version 1.*expected version 5"):
+        store.append(game_id, 5, [bid(2)])
+    store.append(game_id, 1, [bid(2)])
+    assert [e.version for e in store.read(game_id)] == [1, 2]
+
+
+def test_two_writers_at_the_same_version_one_wins_and_nothing_is_duplicated(store: EventStore) -> None:
+    game_id = new_game(store)
+    for _ in range(RACES):
+        version = store.version(game_id)
+        outcomes = race(
+            lambda: store.append(game_id, version, [bid(2), bid(3)]),
+            lambda: store.append(game_id, version, [bid(4)]),
+        )
+        assert sorted(type(o).__name__ for o in outcomes) == ["AppendResult", "ConcurrencyError"], outcomes
+        winner = next(o for o in outcomes if isinstance(o, AppendResult))
+        assert store.read(game_id, after=version) == list(winner.events)
+    events = store.read(game_id)
+    assert [e.version for e in events] == list(range(1, len(events) + 1))
+    assert store.verify_chain(game_id) is None
+
+
+# Idempotency
+
+
+def test_retry_with_the_same_key_returns_the_first_result_replayed(store: EventStore) -> None:
+    game_id = new_game(store)
+    first = store.append(game_id, 1, [bid(2), bid(3)], idempotency_key="k-1", fingerprint="f")
+    again = store.append(game_id, 1, [bid(2), bid(3)], idempotency_key="k-1", fingerprint="f")
+
+    assert (first.replayed, again.replayed) == (False, True)
+    assert again.events == first.events
+    assert all(e.idempotency_key == "k-1" for e in first.events)
+    assert store.version(game_id) == 3
+
+
+def test_retry_replays_even_when_its_expected_version_is_now_stale(store: EventStore) -> None:
+    game_id = new_game(store)
+    first = store.append(game_id, 1, [bid(2)], idempotency_key="k-1")
+    store.append(game_id, 2, [bid(3)])
+
+    again = store.append(game_id, 1, [bid(2)], idempotency_key="k-1")
+    assert again == AppendResult(first.events, replayed=True)
+    assert store.version(game_id) == 3
+
+
+def test_racing_retries_under_one_key_append_once(store: EventStore) -> None:
+    game_id = new_game(store)
+    for version in range(1, RACES + 1):
+        key = f"key-{version}"
+        outcomes = race(*[lambda: store.append(game_id, version, [bid(2)], idempotency_key=key)] * 2)
+        results = [o for o in outcomes if isinstance(o, AppendResult)]
+        assert len(results) == 2, outcomes
+        assert sorted(r.replayed for r in results) == [False, True]
+        assert results[0].events == results[1].events
+        assert store.version(game_id) == version + 1
+
+
+def test_a_key_can_be_looked_up_without_appending(store: EventStore) -> None:
+    game_id = new_game(store)
+    first = store.append(game_id, 1, [bid(2)], idempotency_key="k-1", fingerprint="f")
+
+    assert store.replayed(game_id, "k-1", "f") == AppendResult(first.events, replayed=True)
+    assert store.replayed(game_id, "k-2", "f") is None
+    with pytest.raises(IdempotencyKeyReusedError):
+        store.replayed(game_id, "k-1", "other")
+
+
+def test_same_key_with_a_different_fingerprint_is_refused(store: EventStore) -> None:
+    game_id = new_game(store)
+    store.append(game_id, 1, [bid(2)], idempotency_key="k-1", fingerprint="first")
+
+    with pytest.raises(IdempotencyKeyReusedError, match="k-1"):
+        store.append(game_id, 2, [bid(2)], idempotency_key="k-1", fingerprint="second")
+    assert store.version(game_id) == 2
+
+
+def test_same_key_with_different_events_is_refused_when_no_fingerprint_is_given(store: EventStore) -> None:
+    game_id = new_game(store)
+    store.append(game_id, 1, [bid(2)], idempotency_key="k-1")
+
+    with pytest.raises(IdempotencyKeyReusedError):
+        store.append(game_id, 1, [bid(3)], idempotency_key="k-1")
+
+
+def test_idempotency_keys_belong_to_one_game(store: EventStore) -> None:
+    first, second = new_game(store), new_game(store)
+    store.append(first, 1, [bid(2)], idempotency_key="k-1")
+
+    assert store.append(second, 1, [bid(2)], idempotency_key="k-1").replayed is False
+
+
+# Atomicity
+
+
+@pytest.mark.parametrize(
+    "bad_data",
+    [{"amount": math.nan}, {"amount": object()}, {"note": "\ud800"}],
+    ids=["nan", "object", "lone-surrogate"],
+)
+def test_batch_with_a_non_json_second_event_writes_nothing(store: EventStore, bad_data: dict[str, Any]) -> None:
+    game_id = new_game(store)
+
+    with pytest.raises(ValueError, match="event 1"):
+        store.append(game_id, 1, [bid(2), NewEvent("BidMade", bad_data)], idempotency_key="k-1")
+    assert store.version(game_id) == 1
+    assert store.append(game_id, 1, [bid(5)], idempotency_key="k-1").replayed is False
+
+
+def test_database_failure_after_the_first_insert_rolls_back_the_whole_batch(
+    store: EventStore, engine: Engine
+) -> None:
+    game_id = new_game(store)
+    inserts = 0
+
+    def fail_on_second_insert(*args: Any) -> None:
+        nonlocal inserts
+        if args[2].lstrip().upper().startswith("INSERT INTO EVENTS"):
+            inserts += 1
+            if inserts == 2:
+                raise RuntimeError("the disk is on fire")
+
+    event.listen(engine, "before_cursor_execute", fail_on_second_insert)
+    try:
+        with pytest.raises(RuntimeError, match="on fire"):
+            store.append(game_id, 1, [bid(2), bid(3)], idempotency_key="k-1")
+    finally:
+        event.remove(engine, "before_cursor_execute", fail_on_second_insert)
+    assert inserts == 2
+    assert store.version(game_id) == 1
+    assert store.append(game_id, 1, [bid(2), bid(3)], idempotency_key="k-1").replayed is False
+
+
+# Append-only
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE events SET data = '{}' WHERE game_id = :game_id",
+        "DELETE FROM events WHERE game_id = :game_id",
+        "UPDATE idempotency_keys SET first_version = 7 WHERE game_id = :game_id",
+        "DELETE FROM idempotency_keys WHERE game_id = :game_id",
+    ],
+    ids=["update-event", "delete-event", "update-key", "delete-key"],
+)
+def test_the_database_refuses_to_change_history(store: EventStore, engine: Engine, statement: str) -> None:
+    game_id = new_game(store)
+    store.append(game_id, 1, [bid(2)], idempotency_key="k-1")
+    before = store.read(game_id)
+
+    with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
+        conn.execute(sa.text(statement), {"game_id": game_id})
+    assert store.read(game_id) == before
+    assert store.append(game_id, 1, [bid(2)], idempotency_key="k-1").replayed is True
+
+
+@pytest.mark.parametrize("table", ["events", "idempotency_keys"])
+def test_postgresql_refuses_to_truncate_history(store: EventStore, engine: Engine, table: str) -> None:
+    if engine.dialect.name != "postgresql":
+        return  # SQLite has no TRUNCATE; its DELETE trigger covers it
+    game_id = new_game(store)
+
+    with pytest.raises(sa.exc.DBAPIError, match="append-only"), engine.begin() as conn:
+        conn.exec_driver_sql(f"TRUNCATE {table}")
+    assert store.version(game_id) == 1
+
+
+# The hash chain
+
+
+def test_each_hash_covers_the_previous_hash_and_the_row(store: EventStore) -> None:
+    game_id = new_game(store)
+    store.append(game_id, 1, [bid(2), bid(3)])
+
+    previous = GENESIS_HASH
+    for stored in store.read(game_id):
+        row = {"game_id": game_id, "version": stored.version, "type": stored.type,
+               "schema_version": stored.schema_version, "data": stored.data, "recorded_at": stored.recorded_at}
+        assert stored.hash == chain_hash(previous, row)
+        previous = stored.hash
+    assert store.verify_chain(game_id) is None
+
+
+def drop_append_only_triggers(engine: Engine) -> None:
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.exec_driver_sql("DROP TRIGGER events_append_only ON events")
+        else:
+            conn.exec_driver_sql("DROP TRIGGER events_no_update")
+            conn.exec_driver_sql("DROP TRIGGER events_no_delete")
+
+
+def test_verify_chain_finds_an_edited_payload(private_engine: Engine) -> None:
+    store = EventStore(private_engine)
+    game_id = new_game(store)
+    store.append(game_id, 1, [bid(2), bid(3), bid(4)])
+    drop_append_only_triggers(private_engine)
+
+    with private_engine.begin() as conn:
+        conn.execute(
+            sa.text("UPDATE events SET data = :data WHERE game_id = :game_id AND version = 3"),
+            {"data": '{"amount":4,"seat":1}', "game_id": game_id},
+        )
+    assert store.verify_chain(game_id) == 3
+
+
+def test_verify_chain_finds_an_edit_whose_hash_was_recomputed_at_the_next_row(private_engine: Engine) -> None:
+    store = EventStore(private_engine)
+    game_id = new_game(store)
+    store.append(game_id, 1, [bid(2), bid(3)])
+    drop_append_only_triggers(private_engine)
+    first, second, _ = store.read(game_id)
+    forged = {"game_id": game_id, "version": 2, "type": "BidMade", "schema_version": 1,
+              "data": {"amount": 5, "seat": 1}, "recorded_at": second.recorded_at}
+
+    with private_engine.begin() as conn:
+        conn.execute(
+            sa.text("UPDATE events SET data = :data, hash = :hash WHERE game_id = :game_id AND version = 2"),
+            {"data": '{"amount":5,"seat":1}', "hash": chain_hash(first.hash, forged), "game_id": game_id},
+        )
+    assert store.verify_chain(game_id) == 3
+
+
+def test_verify_chain_finds_a_deleted_event(private_engine: Engine) -> None:
+    store = EventStore(private_engine)
+    game_id = new_game(store)
+    store.append(game_id, 1, [bid(2), bid(3)])
+    drop_append_only_triggers(private_engine)
+
+    with private_engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM events WHERE game_id = :game_id AND version = 2"), {"game_id": game_id})
+    assert store.verify_chain(game_id) == 2
+
+
+# Games, seats and secrets
+
+
+def test_creating_a_game_stores_its_seats_secret_and_first_events(store: EventStore) -> None:
+    game_id = f"game-{uuid.uuid4().hex}"
+    result = store.create_game(game_id, [NewEvent("GameStarted", {}), NewEvent("HandDealt", {})], SEATS, "s3cret")
+
+    assert [e.version for e in result.events] == [1, 2]
+    assert store.seats(game_id) == SEATS
+    assert store.secret(game_id) == "s3cret"
+
+
+def test_creating_a_game_twice_raises_game_exists(store: EventStore) -> None:
+    game_id = new_game(store, secret="first")
+
+    with pytest.raises(GameExistsError):
+        store.create_game(game_id, [NewEvent("GameStarted", {})], SEATS, "second")
+    assert store.secret(game_id) == "first"
+    assert store.version(game_id) == 1
+
+
+def test_a_token_hash_finds_its_seat_in_its_game_only(store: EventStore) -> None:
+    game_id, other = new_game(store), new_game(store)
+
+    assert store.seat_for_token(game_id, "hash-1") == 1
+    assert store.seat_for_token(game_id, "hash-0") == 0
+    assert store.seat_for_token(game_id, "unknown") is None
+    assert store.seat_for_token("no-such-game", "hash-1") is None
+    assert store.seats(other) == SEATS
+
+
+def test_unknown_game_has_no_secret_and_no_seats(store: EventStore) -> None:
+    assert store.secret("no-such-game") is None
+    assert store.seats("no-such-game") == []
+
+
+def test_an_unreachable_database_raises_store_unavailable() -> None:
+    engine = make_engine("postgresql://postgres@127.0.0.1:1/postgres")
+    try:
+        with pytest.raises(StoreUnavailableError, match="unavailable"):
+            EventStore(engine).version("game")
+    finally:
+        engine.dispose()
