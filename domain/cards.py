@@ -37,23 +37,22 @@ ALL_CARDS: frozenset[str] = frozenset(
 
 
 def parse_card(text: object) -> Card:
-    """Return the card written as ``text``, or raise MalformedError saying why not."""
+    """Return the card written as ``text`` (upper case, as in ``AS``), or raise MalformedError."""
     if not isinstance(text, str) or len(text) != 2:
         raise MalformedError(f"{text!r} is not a card: write a rank and a suit, like 'AS' or 'TD'")
-    upper = text.upper()
-    if upper not in ALL_CARDS:
+    if text not in ALL_CARDS:
         raise MalformedError(
             f"{text!r} is not a card: ranks are 2-9, T, J, Q, K, A; suits are S, H, D, C; "
             "jokers are RJ and BJ"
         )
-    return Card(upper)
+    return Card(text)
 
 
 def parse_suit(text: object) -> Suit:
     """Return the suit written as ``text`` (S, H, D or C), or raise MalformedError."""
-    if not isinstance(text, str) or text.upper() not in SUIT_NAMES:
+    if not isinstance(text, str) or text not in SUIT_NAMES:
         raise MalformedError(f"{text!r} is not a suit: write S, H, D or C")
-    return Suit(text.upper())
+    return Suit(text)
 
 
 def rank_of(card: str) -> str:
@@ -87,6 +86,8 @@ def card_name(card: str) -> str:
         return "the red joker"
     if card == BLACK_JOKER:
         return "the black joker"
+    if card not in ALL_CARDS:
+        return repr(card)
     return f"the {RANK_NAMES[card[0]]} of {SUIT_NAMES[card[1]]}"
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from domain.cards import standard_deck
+from domain.cards import JOKERS, standard_deck
 from domain.context import DealSource
 from domain.events import GameStarted, HandDealt, SeatSpec
 from domain.fairness import Commitment
@@ -17,8 +17,13 @@ from domain.rules import Rules
 
 
 def deck_of(rules: Rules) -> tuple[str, ...]:
-    """Return the cards the rules play with, in their canonical order."""
-    return tuple(standard_deck())
+    """Return the cards the rules play with, in their canonical order.
+
+    The standard order (suits S H D C, ranks 2 to A) less the removed ranks, then the
+    red and the black joker as the rules add them (000 "Remove cards from deck", "Jokers").
+    """
+    cards = tuple(c for c in standard_deck() if c[0] not in rules.removed_ranks)
+    return cards + JOKERS[:rules.jokers]
 
 
 def deal_hand(rules: Rules, deck: Sequence[str], dealer: int, hand: int, deal: int) -> HandDealt:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any, Mapping
 
+from domain.cards import RANKS
 from domain.errors import RulesError
 
 
@@ -30,6 +31,7 @@ class OptionSpec:
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    pattern: str | None = None
 
     @property
     def kind(self) -> str:
@@ -56,6 +58,12 @@ class OptionSpec:
                     f"option '{self.name}' must be between {self.minimum} and {self.maximum}, not {value}",
                     (self.name,),
                 )
+        elif self.pattern == "ranks":
+            if not isinstance(value, str) or any(r not in RANKS for r in value) or len(set(value)) != len(value):
+                raise RulesError(
+                    f"option '{self.name}' must be rank characters from {RANKS!r}, each at most once, not {value!r}",
+                    (self.name,),
+                )
         else:
             if value not in self.choices:
                 allowed = ", ".join(repr(c) for c in self.choices)
@@ -64,6 +72,7 @@ class OptionSpec:
 
 
 OPTIONS: tuple[OptionSpec, ...] = (
+    # --- the table -------------------------------------------------------------------
     OptionSpec("players", 4, "Number of seats at the table.", "000 'Pitch Rules'; 003 'Pitch or blind all fours'", minimum=2, maximum=7),
     OptionSpec(
         "side_size", 2,
@@ -71,8 +80,40 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "000 'Scoring' (Partnership); 003 'Pitch or blind all fours' (equal-sized teams, seated alternately)",
         minimum=1, maximum=3,
     ),
+    # --- the deck --------------------------------------------------------------------
+    OptionSpec(
+        "removed_ranks", "",
+        "Ranks taken out of the deck, written as rank characters: '2345678' (ranks 2-8), '34', 'T' (tens), "
+        "'23456' (the 32-card smear deck, 7 to A), '345678' (the 28-card smear deck: 2 and 9 to A), "
+        "'234578' (with one joker, the 29-card Arizona deck: A K Q J T 9 6).",
+        "000 'Dealing' (Remove cards from deck); 000 'Preset Game Rules' (Smear, Arizona); 001 '29 Card Arizona Pitch'",
+        pattern="ranks",
+    ),
+    OptionSpec("jokers", 0, "Jokers added to the deck; they are trumps.", "000 'Scoring' (Jokers); 001 'Set Back'; 003 'Off-jack, jokers and odd trumps'", minimum=0, maximum=2),
+    OptionSpec(
+        "joker_place", "below-jacks",
+        "Where the jokers rank in trump: below-jacks (just above the ten, below the jack and any off-jack), "
+        "between-jacks (below the jack, above the off-jack), below-two (one joker below the two, ignored for low).",
+        "000 'Scoring' (Jokers: ranked below the jack; one joker may rank below the two); 000 'Preset Game Rules' "
+        "(6 point: between the 10 and off-jack); 001 'Set Back'; 002 '10-point Pitch' (between the 10 and Jack)",
+        choices=("below-jacks", "between-jacks", "below-two"),
+    ),
+    OptionSpec(
+        "joker_order", "red-high",
+        "How two jokers rank against each other: the red above the black, or the first played on a trick is higher.",
+        "000 'Playing' (First joker played is high)",
+        choices=("red-high", "first-played-high"),
+    ),
+    # --- the trump suit --------------------------------------------------------------
+    OptionSpec("off_jack", False, "The jack of trump's colour joins trump just below the jack of trump.", "000 'Scoring' (Off-jack); 003 'Off-jack, jokers and odd trumps'"),
+    OptionSpec("off_ace", False, "The ace of trump's colour joins trump just below the ace of trump.", "000 'Scoring' (Off-ace)"),
+    OptionSpec("off_three", False, "The three of trump's colour joins trump just below the three of trump.", "000 'Scoring' (Off-3)"),
+    OptionSpec("off_five", False, "The five of trump's colour joins trump just below the five of trump.", "000 'Scoring' (Off-5)"),
+    OptionSpec("off_nine", False, "The nine of trump's colour joins trump just below the nine of trump.", "000 'Scoring' (Off-9)"),
+    # --- dealing ---------------------------------------------------------------------
     OptionSpec("hand_size", 6, "Cards dealt to each player.", "000 'Dealing' (Number of cards: 5 to 13)", minimum=5, maximum=13),
     OptionSpec("deal_packet", 3, "Cards given to each player at a time while dealing, clockwise from the dealer's left.", "001 'How to Play Pitch' (three card packets)", minimum=1, maximum=13),
+    # --- bidding ---------------------------------------------------------------------
     OptionSpec("min_bid", 2, "The lowest bid.", "000 'Bidding' (minimum bid of 2)", minimum=1, maximum=99),
     OptionSpec("max_bid", 4, "The highest bid.", "000 'Scoring' (4 points possible); 001 (the highest bid is four)", minimum=1, maximum=99),
     OptionSpec(
@@ -81,6 +122,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "000 'Rule Options' (Dealer can steal); 001 'How to Play Pitch'",
         choices=("never", "any", "maximum"),
     ),
+    # --- discarding ------------------------------------------------------------------
+    # --- play ------------------------------------------------------------------------
     OptionSpec(
         "first_lead", "trump",
         "What the maker may lead to the first trick: a trump (when holding one) or any card.",
@@ -95,12 +138,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "000 'Playing' (Following suit)",
         choices=("suit-or-trump", "suit-or-trump-must-trump", "must-follow", "must-follow-must-trump"),
     ),
+    # --- scoring ---------------------------------------------------------------------
     OptionSpec(
         "low_point", "capturer",
         "Who receives the point for low: the side that captures it, or the side of the player who was dealt it.",
         "000 'Scoring' (Low point); 001 'How to Play Pitch' (awarded to the team it was dealt to)",
         choices=("capturer", "original-owner"),
     ),
+    # --- game over -------------------------------------------------------------------
     OptionSpec("target_score", 11, "The score that ends the game.", "000 'Scoring' (first team to 11)", minimum=1, maximum=999),
 )
 
@@ -111,16 +156,34 @@ _SPECS = {spec.name: spec for spec in OPTIONS}
 class Rules:
     """Every option of a table, resolved. Build it with ``resolve_rules``."""
 
+    # the table
     players: int = 4
     side_size: int = 2
+    # the deck
+    removed_ranks: str = ""
+    jokers: int = 0
+    joker_place: str = "below-jacks"
+    joker_order: str = "red-high"
+    # the trump suit
+    off_jack: bool = False
+    off_ace: bool = False
+    off_three: bool = False
+    off_five: bool = False
+    off_nine: bool = False
+    # dealing
     hand_size: int = 6
     deal_packet: int = 3
+    # bidding
     min_bid: int = 2
     max_bid: int = 4
     dealer_can_steal: str = "never"
+    # discarding
+    # play
     first_lead: str = "trump"
     following: str = "suit-or-trump"
+    # scoring
     low_point: str = "capturer"
+    # game over
     target_score: int = 11
 
     @property
@@ -135,6 +198,11 @@ class Rules:
     def seats_of(self, side: int) -> tuple[int, ...]:
         """Return the seats of a side."""
         return tuple(range(side, self.players, self.sides))
+
+    @property
+    def deck_size(self) -> int:
+        """Return how many cards the deck holds."""
+        return 4 * (len(RANKS) - len(self.removed_ranks)) + self.jokers
 
     def to_dict(self) -> dict[str, Any]:
         """Return every option by name, as stored in GameStarted and shown by the API."""
@@ -157,12 +225,27 @@ def check_rules(rules: Rules) -> Rules:
             "at least two sides must play",
             ("players", "side_size"),
         )
-    if rules.players * rules.hand_size > 52:
+    deck = rules.deck_size
+    if rules.players * rules.hand_size > deck:
         raise RulesError(
             f"options 'players' ({rules.players}) and 'hand_size' ({rules.hand_size}) contradict: "
-            f"{rules.players * rules.hand_size} cards do not fit in a 52-card deck",
-            ("players", "hand_size"),
+            f"{rules.players * rules.hand_size} cards do not fit in a {deck}-card deck "
+            "(options 'removed_ranks' and 'jokers')",
+            ("players", "hand_size", "removed_ranks", "jokers"),
         )
+    if rules.joker_place == "below-two" and rules.jokers != 1:
+        raise RulesError(
+            f"options 'joker_place' ('below-two') and 'jokers' ({rules.jokers}) contradict: "
+            "only a single joker ranks below the two",
+            ("joker_place", "jokers"),
+        )
+    for name, rank in (("off_jack", "J"), ("off_ace", "A"), ("off_three", "3"), ("off_five", "5"), ("off_nine", "9")):
+        if getattr(rules, name) and rank in rules.removed_ranks:
+            raise RulesError(
+                f"options '{name}' and 'removed_ranks' ({rules.removed_ranks!r}) contradict: "
+                f"the deck has no rank {rank}",
+                (name, "removed_ranks"),
+            )
     if rules.min_bid > rules.max_bid:
         raise RulesError(
             f"options 'min_bid' ({rules.min_bid}) and 'max_bid' ({rules.max_bid}) contradict: "
