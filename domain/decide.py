@@ -19,7 +19,7 @@ from domain.events import (
 )
 from domain.evolve import evolve
 from domain.play import check_play, order_of
-from domain.scoring import game_result, score_hand
+from domain.scoring import settle_hand
 from domain.state import BIDDING, DECLARING, PLAYING, GameState, HandState
 from domain.trumps import trick_winner
 
@@ -94,12 +94,13 @@ def _play(state: GameState, command: PlayCard, source: DealSource) -> list[Event
 
 def _finish_hand(state: GameState, hand: HandState, source: DealSource) -> list[Event]:
     rules = state.rules
-    scored = score_hand(rules, hand, state.scores)
+    settled = settle_hand(state, hand)
+    scored = settled.scored
     events: list[Event] = [scored, DealKeyRevealed(deal=hand.deal, key=source.key(hand.deal))]
-    result = game_result(rules, scored.scores)
-    if result is not None:
-        winner, reason = result
-        events.append(GameEnded(winner=winner, reason=reason, scores=scored.scores, seed=source.seed()))
+    if settled.over:
+        events.append(GameEnded(
+            winner=settled.winner, reason=settled.reason, scores=scored.scores, seed=source.seed(),
+        ))
         return events
     start = state.start
     assert start is not None

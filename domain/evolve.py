@@ -22,7 +22,7 @@ from domain.state import (
 def _game(state: GameState, hand: HandState | None) -> GameState:
     return GameState(
         state.version + 1, state.start, state.rules, state.seats, state.scores, hand,
-        state.last_score, state.winner, state.ended,
+        state.last_score, state.winner, state.ended, state.history,
     )
 
 
@@ -111,7 +111,7 @@ def _hand_scored(state: GameState, e: HandScored) -> GameState:
     assert h is not None
     return GameState(
         state.version + 1, state.start, state.rules, state.seats, e.scores,
-        _hand(h, SCORED, None), e, state.winner, state.ended,
+        _hand(h, SCORED, None), e, state.winner, state.ended, state.history + (e,),
     )
 
 
@@ -122,7 +122,7 @@ def _deal_key_revealed(state: GameState, e: DealKeyRevealed) -> GameState:
 def _game_ended(state: GameState, e: GameEnded) -> GameState:
     return GameState(
         state.version + 1, state.start, state.rules, state.seats, e.scores,
-        state.hand, state.last_score, e.winner, e.reason,
+        state.hand, state.last_score, e.winner, e.reason, state.history,
     )
 
 

@@ -11,11 +11,32 @@ highest score wins and equal highest scores end the game tied ("Highest score wi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from domain.cards import card_name, game_points
 from domain.events import GameCount, HandScored, PointAward
 from domain.rules import Rules
-from domain.state import HandState
+from domain.state import GameState, HandState
 from domain.trumps import trump_order
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """The end of a hand: its score and, when the game is over, the winner and why."""
+
+    scored: HandScored
+    over: bool
+    winner: int | None
+    reason: str
+
+
+def settle_hand(state: GameState, hand: HandState) -> Settlement:
+    """Return the score of a fully played hand and whether it ends the game."""
+    scored = score_hand(state.rules, hand, state.scores)
+    result = game_result(state.rules, scored.scores)
+    if result is None:
+        return Settlement(scored, over=False, winner=None, reason="")
+    return Settlement(scored, over=True, winner=result[0], reason=result[1])
 
 
 def _where(hand: HandState) -> dict[str, tuple[int, int, int]]:

@@ -55,7 +55,11 @@ class HandState:
 
 @dataclass(frozen=True, slots=True)
 class GameState:
-    """A game as of some version: everything its events imply."""
+    """A game as of some version: everything its events imply.
+
+    ``history`` holds every hand's HandScored in order, for the rules that look back
+    (the last makers, how often a side was set, how many hands were played).
+    """
 
     version: int
     start: GameStarted | None
@@ -66,6 +70,7 @@ class GameState:
     last_score: HandScored | None
     winner: int | None
     ended: str | None
+    history: tuple[HandScored, ...] = ()
 
     @property
     def phase(self) -> str:
