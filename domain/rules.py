@@ -122,6 +122,33 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "000 'Rule Options' (Dealer can steal); 001 'How to Play Pitch'",
         choices=("never", "any", "maximum"),
     ),
+    OptionSpec(
+        "moon", "none",
+        "Shooting the moon: none; extra-point (a smudge: one more point for taking every trick and every "
+        "point, bid at the maximum); instant-win (bid and make the maximum bid to win the game, unless the "
+        "shooter's score is negative, when the bid is added instead); game-points (success is worth the "
+        "game's target in points, failure costs as much).",
+        "000 'Bidding' (Shooting the moon); 001 'How to Play Pitch' (Smudge); 003 'Partnership pitch'",
+        choices=("none", "extra-point", "instant-win", "game-points"),
+    ),
+    OptionSpec(
+        "moon_bid", "maximum",
+        "Which bid shoots the moon: the maximum bid, or a separate bid one above it (with extra-point it is "
+        "always the maximum).",
+        "000 'Bidding' (Shoot the moon bid); 003 'Partnership pitch' (a separate bid worth 5)",
+        choices=("maximum", "above-maximum"),
+    ),
+    OptionSpec(
+        "moon_failure", "minus-bid",
+        "What failing to shoot the moon costs: the bid, or the game.",
+        "000 'Bidding' (Shoot the moon failure); 000 'Preset Game Rules' (High Nine)",
+        choices=("minus-bid", "loses-game"),
+    ),
+    OptionSpec(
+        "smudge_sealed", False,
+        "A moon (smudge) bid wins the auction at once: no later bid, not even the dealer's steal, takes it.",
+        "001 'How to Play Pitch' (unless the high bid was four, called Smudge); 004 'Smudge' (sealed)",
+    ),
     # --- discarding ------------------------------------------------------------------
     # --- play ------------------------------------------------------------------------
     OptionSpec(
@@ -177,6 +204,10 @@ class Rules:
     min_bid: int = 2
     max_bid: int = 4
     dealer_can_steal: str = "never"
+    moon: str = "none"
+    moon_bid: str = "maximum"
+    moon_failure: str = "minus-bid"
+    smudge_sealed: bool = False
     # discarding
     # play
     first_lead: str = "trump"
@@ -198,6 +229,15 @@ class Rules:
     def seats_of(self, side: int) -> tuple[int, ...]:
         """Return the seats of a side."""
         return tuple(range(side, self.players, self.sides))
+
+    @property
+    def moon_amount(self) -> int | None:
+        """Return the bid that shoots the moon (a smudge), None when the table has no moon."""
+        if self.moon == "none":
+            return None
+        if self.moon_bid == "above-maximum" and self.moon != "extra-point":
+            return self.max_bid + 1
+        return self.max_bid
 
     @property
     def deck_size(self) -> int:
