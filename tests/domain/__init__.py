@@ -1,0 +1,1 @@
+"""Tests of the pure game logic in ``domain``: rules from fixed deals, options, properties."""

@@ -1,0 +1,64 @@
+"""The architecture as a check (DESIGN.md "Layout and the direction of imports").
+
+import-linter's contracts in pyproject.toml must hold (workers above service above
+domain; the domain imports no framework), and, read straight from the source, no module
+of ``domain`` imports the clock, randomness, the environment or anything outside the
+standard library and ``domain`` itself.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DOMAIN = ROOT / "domain"
+FORBIDDEN_IN_DOMAIN = {
+    "os", "random", "time", "datetime", "uuid", "secrets", "socket", "subprocess", "threading",
+    "io", "pathlib", "logging", "sqlite3",
+    "flask", "flask_smorest", "marshmallow", "sqlalchemy", "alembic", "psycopg", "celery",
+    "gunicorn", "click", "rich", "yaml", "requests", "redis", "service", "workers",
+}
+
+
+def test_import_linter_contracts_hold() -> None:
+    """`lint-imports` (from this virtualenv) reports every contract kept."""
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    result = subprocess.run(
+        [str(lint_imports), "--no-cache", "--no-logo", "--config", str(ROOT / "pyproject.toml")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert " 0 broken" in result.stdout, result.stdout
+
+
+def _imports(path: Path) -> set[str]:
+    """Return the top-level names of every module ``path`` imports, at any depth of the file."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "__import__":
+            names.add("__import__")
+    return names
+
+
+def test_the_domain_imports_no_clock_randomness_environment_or_framework() -> None:
+    """Every module of domain/ imports only the standard library's pure parts and domain itself."""
+    files = sorted(DOMAIN.rglob("*.py"))
+    assert len(files) > 10
+    offenders = {}
+    for path in files:
+        imported = _imports(path)
+        bad = {name for name in imported if name in FORBIDDEN_IN_DOMAIN or name == "__import__"}
+        foreign = {
+            name for name in imported
+            if name not in sys.stdlib_module_names and name not in ("domain", "__future__")
+        }
+        if bad | foreign:
+            offenders[str(path.relative_to(ROOT))] = sorted(bad | foreign)
+    assert offenders == {}
