@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from service.cli_audit import audit, replay
 from service.config import Settings
 
 
@@ -101,3 +102,7 @@ def bench_replay(games: int, runs: int) -> None:
     click.echo(f"games: {figures.games}, events: {figures.events} ({figures.events / figures.games:.0f} per game), runs: {runs}")
     click.echo(f"replay (fold)          median {figures.fold_median:,.0f} events/s  (p10 {figures.fold_p10:,.0f}, p90 {figures.fold_p90:,.0f})")
     click.echo(f"replay (decode + fold) median {figures.decode_fold_median:,.0f} events/s")
+
+
+main.add_command(replay)
+main.add_command(audit)

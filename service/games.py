@@ -28,7 +28,7 @@ from service.errors import (
     VersionConflictError,
 )
 from service.hashing import canonical_json
-from service.state_cache import StateCache
+from service.state_cache import StateCache, fold
 from service.store import (
     ConcurrencyError, EventStore, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
 )
@@ -122,9 +122,13 @@ class GameService:
             raise UnauthorizedError("this token is not a seat of this game")
         return seat
 
-    def view(self, game_id: str, token: str | None) -> dict[str, Any]:
-        """Return the game as the token's seat (or a spectator) may see it."""
+    def view(self, game_id: str, token: str | None, at: int | None = None) -> dict[str, Any]:
+        """Return the game as the token's seat (or a spectator) may see it, now or as of version ``at``."""
         state = self.load(game_id)
+        if at is not None and at != state.version:
+            if at > state.version:
+                raise GameNotFoundError(f"game {game_id!r} has no version {at}; it is at version {state.version}")
+            state = fold(self.store.read(game_id, limit=at))
         view = seat_view(state, self.seat_of(game_id, token))
         view["id"] = game_id
         return view
@@ -230,6 +234,7 @@ def _shown(stored: StoredEvent, seat: int | None, state: GameState) -> dict[str,
         "type": stored.type,
         "data": redact_event(stored.type, stored.data, seat, state),
         "recorded_at": stored.recorded_at,
+        "hash": stored.hash,
     }
 
 

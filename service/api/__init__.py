@@ -8,6 +8,7 @@ from flask import Flask
 from flask_smorest import Api
 
 from service.api import problems
+from service.api.replay_routes import replays
 from service.api.routes import games, meta
 from service.config import Settings
 from service.db import make_engine
@@ -24,7 +25,7 @@ may post now to `POST /v1/games/{id}/actions`, with the game's `version` as
 `RJ`, `BJ`). Every error is `application/problem+json` (RFC 9457) with a stable `type`:
 /problems/malformed-request (400), /problems/invalid-rules (400), /problems/unauthorized (401),
 /problems/not-found (404), /problems/method-not-allowed (405), /problems/version-conflict (409),
-/problems/illegal-action (422), /problems/idempotency-key-reused (422),
+/problems/game-not-finished (409), /problems/illegal-action (422), /problems/idempotency-key-reused (422),
 /problems/unavailable (503), /problems/internal (500).
 """
 
@@ -62,5 +63,6 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
     api = PitchApi(app)
     api.register_blueprint(games)
     api.register_blueprint(meta)
+    api.register_blueprint(replays)
     problems.register(app)
     return app

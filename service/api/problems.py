@@ -11,6 +11,7 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/not-found | 404 | no such game or route |
 | /problems/method-not-allowed | 405 | the route does not take that method |
 | /problems/version-conflict | 409 | the game is not at the expected version |
+| /problems/game-not-finished | 409 | the whole record of a game that is still being played |
 | /problems/illegal-action | 422 | the rules do not allow that action now |
 | /problems/idempotency-key-reused | 422 | the Idempotency-Key was used for a different request |
 | /problems/unavailable | 503 | the database cannot be reached; retry later |
@@ -42,6 +43,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "not-found": (404, "Not found"),
     "method-not-allowed": (405, "Method not allowed"),
     "version-conflict": (409, "Version conflict"),
+    "game-not-finished": (409, "Game not finished"),
     "illegal-action": (422, "Illegal action"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
     "unavailable": (503, "Service unavailable"),

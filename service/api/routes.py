@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 from domain.presets import PRESETS
 from domain.rules import OPTIONS
 from service.api import schemas
+from service.api.replay_schemas import ViewQuery
 from service.errors import InvalidRequestError, UnauthorizedError
 from service.games import GameService
 
@@ -69,12 +70,16 @@ class Games(MethodView):
 
 @games.route("/games/<game_id>")
 class Game(MethodView):
+    @games.arguments(ViewQuery, location="query")
     @games.response(200, schemas.GameView)
     @games.doc(security=[{}, {"seatToken": []}])
-    @_problems(401, 404)
-    def get(self, game_id: str) -> Any:
-        """Show the game as the token's seat sees it; without a token, as a spectator."""
-        return _service().view(game_id, _token())
+    @_problems(400, 401, 404)
+    def get(self, query: dict[str, Any], game_id: str) -> Any:
+        """Show the game as the token's seat sees it; without a token, as a spectator.
+
+        With `at`, show it as of that past version, hidden as it was then for the caller.
+        """
+        return _service().view(game_id, _token(), query["at"])
 
 
 @games.route("/games/<game_id>/actions")

@@ -1,0 +1,175 @@
+"""Bodies of the replay and audit endpoints (marshmallow), which openapi.yaml documents.
+
+The hand record (domain/records.py) is the one request body: a complete hand played
+anywhere. The schema refuses wrong types and unknown fields (400); the domain then
+checks that the deal is one deck dealt by the rules and replays the actions.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.api import schemas
+from service.api.record_example import RECORD_EXAMPLE
+
+CARDS = fields.List(fields.String(metadata=schemas.CARD))
+
+
+class ViewQuery(Schema):
+    at = fields.Integer(
+        load_default=None, validate=validate.Range(min=1),
+        metadata={"description": "Show the game as of this past version (1 to the current version)."},
+    )
+
+
+class RecordRules(Schema):
+    preset = fields.String(load_default="team-auction", metadata={"description": "A preset's name (GET /v1/rules/presets)."})
+    options = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "Options overriding the preset."})
+
+
+class RecordAction(schemas.Action):
+    seat = fields.Integer(required=True, strict=True, metadata={"description": "The seat that acted."})
+
+
+class HandRecord(Schema):
+    """A complete hand: rules, deal, actions in order and, optionally, the scores before it."""
+
+    format = fields.String(metadata={"description": "pitch-hand/v1 (optional)."})
+    rules = fields.Nested(RecordRules, required=True)
+    seats = fields.Integer(strict=True, metadata={"description": "Seats at the table; must agree with the rules."})
+    sides = fields.Integer(strict=True, metadata={"description": "Sides (a team or a lone player); must agree with the rules."})
+    hand = fields.Integer(strict=True, metadata={"description": "The hand's number in its game (default 1)."})
+    deal = fields.Integer(strict=True, metadata={"description": "The deal's number in its game, redeals included (default: the hand's)."})
+    dealer = fields.Integer(required=True, strict=True)
+    cards = fields.List(CARDS, required=True, metadata={"description": "Each seat's dealt cards, in seat order and in the order dealt."})
+    stock = fields.List(fields.String(), allow_none=True, metadata={
+        "description": "The undealt cards in order; when given, seats, stock and kitty must hold the whole deck. "
+                       "Omitted: the undealt cards in the deck's standard order."})
+    kitty = fields.List(fields.String(), allow_none=True, metadata={"description": "The kitty, where the rules deal one."})
+    actions = fields.List(fields.Nested(RecordAction), required=True, metadata={
+        "description": "Every action in order, as POST /v1/games/{id}/actions takes it, with the acting seat."})
+    scores_before = fields.List(fields.Integer(strict=True), allow_none=True, metadata={
+        "description": "Each side's score before the hand; with it the audit gives the scores after and whether the game ended."})
+
+
+class HandView(Schema):
+    id = fields.String(metadata={"description": "The game (absent in an audit of a record)."})
+    hand = fields.Integer(required=True)
+    deal = fields.Integer(required=True)
+    dealer = fields.Integer(required=True)
+    finished = fields.Boolean(required=True, metadata={"description": "True once the deal is over and every card is shown."})
+    cards = fields.List(fields.List(fields.String(), allow_none=True), required=True, metadata={
+        "description": "Each seat's dealt cards; while the deal is played, null for every seat but the caller's."})
+    stock = fields.List(fields.String(), allow_none=True, metadata={"description": "The stock in order; null while the deal is played."})
+    kitty = fields.List(fields.String(), allow_none=True, metadata={"description": "The kitty; null while the deal is played."})
+    actions = fields.List(fields.Dict(), required=True, metadata={
+        "description": "Every action in order, as a hand record lists them (discards and draws included)."})
+    bids = fields.List(fields.Nested(schemas.BidOut), required=True)
+    high_bid = fields.Integer(allow_none=True)
+    maker = fields.Integer(allow_none=True)
+    trump = fields.String(allow_none=True)
+    tricks = fields.List(fields.Nested(schemas.TrickOut), required=True, metadata={"description": "Every finished trick: leader, cards in order, winner."})
+    trick = fields.Nested(schemas.TrickOnTable, allow_none=True, metadata={"description": "The trick on the table, while one is being played."})
+    score = fields.Nested(schemas.HandScoreOut, allow_none=True, metadata={"description": "The score breakdown, once the hand is scored."})
+    deal_key = fields.String(allow_none=True, metadata={"description": "The deal's key, once revealed (see the README's 'Verify a game's deals')."})
+    first_version = fields.Integer(metadata={"description": "The version of the deal's HandDealt event."})
+    last_version = fields.Integer(metadata={"description": "The last version that belongs to this deal."})
+    score_version = fields.Integer(allow_none=True, metadata={"description": "The version of the hand's HandScored event."})
+    score_hash = fields.String(allow_none=True, metadata={
+        "description": "The chain hash of the HandScored event: keep it to hold the service to this score."})
+
+
+class GameRecord(Schema):
+    id = fields.String(required=True)
+    hands = fields.List(fields.Nested(HandRecord), required=True, metadata={"description": "Every deal, in order, as a hand record."})
+
+
+class RecordAudit(Schema):
+    complete = fields.Boolean(required=True, metadata={"description": "False when the actions stop before the hand is over."})
+    replay = fields.Nested(HandView, required=True)
+    score = fields.Nested(schemas.HandScoreOut, allow_none=True, metadata={
+        "description": "The breakdown with its evidence: every point's kind, card, receiver and deciding trick; "
+                       "each side's game points with the cards behind them; whether the bid was made; the score changes."})
+    scores_before = fields.List(fields.Integer(), allow_none=True)
+    scores_after = fields.List(fields.Integer(), allow_none=True, metadata={"description": "With scores_before: each side's score after the hand."})
+    game_ended = fields.Boolean(allow_none=True, metadata={"description": "With scores_before: whether the hand ended the game."})
+    winner = fields.Integer(allow_none=True)
+    ended_reason = fields.String(allow_none=True)
+
+
+class Difference(Schema):
+    path = fields.String(required=True, metadata={"description": "Where they differ, as in score.points[1].side or tricks[2].winner."})
+    recorded = fields.Raw(allow_none=True)
+    recomputed = fields.Raw(allow_none=True)
+
+
+class IllegalActionOut(Schema):
+    index = fields.Integer(required=True)
+    action = fields.Dict(required=True)
+    reason = fields.String(required=True)
+
+
+class HandCheck(Schema):
+    hand = fields.Integer(required=True)
+    deal = fields.Integer(required=True)
+    matches = fields.Boolean(required=True, metadata={"description": "The recorded tricks, score and ending equal the recomputed ones."})
+    score_version = fields.Integer(allow_none=True)
+    score_hash = fields.String(allow_none=True)
+    recorded = fields.Nested(schemas.HandScoreOut, allow_none=True)
+    recomputed = fields.Nested(schemas.HandScoreOut, allow_none=True)
+    differences = fields.List(fields.Nested(Difference), required=True)
+    illegal_action = fields.Nested(IllegalActionOut, allow_none=True)
+
+
+class ScoreChecks(Schema):
+    all_match = fields.Boolean(required=True)
+    hands = fields.List(fields.Nested(HandCheck), required=True, metadata={"description": "Every finished deal."})
+
+
+class ChainCheck(Schema):
+    intact = fields.Boolean(required=True, metadata={"description": "Every event's hash verifies and versions run without a gap."})
+    first_bad_version = fields.Integer(allow_none=True, required=True)
+    events = fields.Integer(required=True)
+    head_version = fields.Integer(required=True)
+    head_hash = fields.String(allow_none=True)
+    unreadable_version = fields.Integer(allow_none=True, metadata={"description": "The first event that cannot be read; the checks stop before it."})
+
+
+class DealProof(Schema):
+    deal = fields.Integer(required=True)
+    hand = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    status = fields.String(required=True, metadata={"description": "proven, pending (its key is revealed when it ends) or failed."})
+    key = fields.String(allow_none=True)
+    problems = fields.List(fields.String(), required=True)
+
+
+class FairnessCheck(Schema):
+    algorithm = fields.String(required=True)
+    seed_source = fields.String(required=True, metadata={"description": "server, or client (reproducible, never fair)."})
+    verdict = fields.String(required=True, metadata={"description": "fair, fair-so-far, reproducible, failed or unverifiable."})
+    summary = fields.String(required=True)
+    seed_revealed = fields.Boolean(required=True)
+    seed_verified = fields.Boolean(allow_none=True)
+    first_dealer_verified = fields.Boolean(allow_none=True)
+    deals = fields.List(fields.Nested(DealProof), required=True)
+    problems = fields.List(fields.String(), required=True)
+
+
+class GameAudit(Schema):
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    summary = fields.String(required=True)
+    chain = fields.Nested(ChainCheck, required=True)
+    scores = fields.Nested(ScoreChecks, required=True)
+    deals = fields.Nested(FairnessCheck, required=True)
+
+
+class IllegalRecordProblem(schemas.Problem):
+    action_index = fields.Integer(metadata={"description": "The place (from 0) of the first illegal action in 'actions'."})
+    action = fields.Dict()
+    reason = fields.String()
+    replay = fields.Nested(HandView, metadata={"description": "The hand as far as its actions were legal."})
+
+
+EXAMPLE = RECORD_EXAMPLE

@@ -1,0 +1,146 @@
+"""Hand records (domain/records.py) and audits recomputing hands (domain/audit.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+from domain.audit import check_hands, replay_record
+from domain.errors import MalformedError
+from domain.events import Event, HandScored, PointAward, TrickTaken
+from domain.records import parse_record, record_data, records_of_game
+from service.simulate import random_game
+
+
+@pytest.fixture(scope="module")
+def game() -> list[Event]:
+    return random_game("records and audits")
+
+
+def _at(events: list[Event], kind: type, n: int = 0) -> int:
+    return [i for i, e in enumerate(events) if isinstance(e, kind)][n]
+
+
+def test_a_games_records_survive_json_and_replay_to_the_recorded_scores(game: list[Event]) -> None:
+    records = records_of_game(game)
+    scored = [e for e in game if isinstance(e, HandScored)]
+    assert len(records) == len(scored)
+    for record, score in zip(records, scored):
+        data = json.loads(json.dumps(record_data(record)))
+        again = parse_record(data)
+        assert record_data(again) == data
+        replayed = replay_record(again)
+        assert replayed.illegal is None and replayed.finished
+        assert replayed.score == score
+    assert records[0].scores_before == (0, 0)
+    assert [r.scores_before for r in records[1:]] == [s.scores for s in scored[:-1]]
+    assert replay_record(records[-1]).ended is not None
+
+
+def test_a_record_names_only_the_options_that_differ_from_its_preset() -> None:
+    from domain.presets import resolve_rules
+    from domain.records import overrides_of
+    from domain.events import GameStarted
+
+    events = random_game("overrides")
+    start = events[0]
+    assert isinstance(start, GameStarted)
+    assert overrides_of(start) == {}
+    changed = dataclasses.replace(start, rules=resolve_rules("team-auction", {"target_score": 21}).to_dict())
+    assert overrides_of(changed) == {"target_score": 21}
+
+
+def test_a_record_without_a_stock_gets_the_undealt_cards(game: list[Event]) -> None:
+    data = record_data(records_of_game(game)[0])
+    del data["stock"], data["kitty"], data["format"], data["seats"], data["sides"]
+    record = parse_record(data)
+    dealt = {c for cards in record.cards for c in cards}
+    assert len(record.stock) == 52 - 24 and not dealt & set(record.stock)
+    assert replay_record(record).score is not None
+
+
+def test_malformed_records_say_what_is_wrong(game: list[Event]) -> None:
+    base = record_data(records_of_game(game)[0])
+    for change, words in [
+        ({"actions": [{"type": "pass"}]}, "action 0 needs a 'seat'"),
+        ({"hand": 0}, "count from 1"),
+        ({"format": "pitch-hand/v9"}, "'format' must be"),
+        ({"rules": {"preset": "team-auction", "colour": "red"}}, "rules.colour"),
+    ]:
+        with pytest.raises(MalformedError, match=words):
+            parse_record({**base, **change})
+    with pytest.raises(MalformedError, match="JSON object"):
+        parse_record([base])
+
+
+def test_an_untouched_game_recomputes_every_hand_as_recorded(game: list[Event]) -> None:
+    checks = check_hands(game)
+    assert len(checks) == sum(isinstance(e, HandScored) for e in game)
+    assert all(c.matches and c.recomputed == c.recorded for c in checks)
+
+
+def test_an_altered_score_is_found_in_its_hand_with_the_field_that_differs(game: list[Event]) -> None:
+    i = _at(game, HandScored, 2)
+    scored = game[i]
+    assert isinstance(scored, HandScored)
+    point = scored.points[0]
+    other = 1 - point.side
+    forged = dataclasses.replace(
+        scored, points=(dataclasses.replace(point, side=other),) + scored.points[1:],
+    )
+    checks = check_hands([*game[:i], forged, *game[i + 1:]])
+    bad = [c for c in checks if not c.matches]
+    assert [c.hand for c in bad] == [3]
+    assert [(d.path, d.recorded, d.recomputed) for d in bad[0].differences] == [
+        ("score.points[0].side", other, point.side)
+    ]
+
+
+def test_an_altered_total_is_found_in_its_hand_and_later_hands_are_scored_from_the_true_totals(
+    game: list[Event],
+) -> None:
+    i = _at(game, HandScored, 1)
+    scored = game[i]
+    assert isinstance(scored, HandScored)
+    forged = dataclasses.replace(scored, scores=(scored.scores[0] + 3, scored.scores[1]))
+    checks = check_hands([*game[:i], forged, *game[i + 1:]])
+    assert not checks[1].matches and [d.path for d in checks[1].differences] == ["score.scores[0]"]
+    assert all(c.matches for n, c in enumerate(checks) if n != 1)
+
+
+def test_an_altered_trick_winner_is_found(game: list[Event]) -> None:
+    i = _at(game, TrickTaken, 4)
+    trick = game[i]
+    assert isinstance(trick, TrickTaken)
+    forged = dataclasses.replace(trick, winner=(trick.winner + 1) % 4)
+    check = next(c for c in check_hands([*game[:i], forged, *game[i + 1:]]) if not c.matches)
+    assert f"tricks[{trick.trick - 1}].winner" in [d.path for d in check.differences]
+
+
+def test_a_record_with_an_illegal_lead_names_the_action_and_the_reason() -> None:
+    for seed in range(50):
+        data = record_data(records_of_game(random_game(f"illegal lead {seed}"))[0])
+        index = next(i for i, a in enumerate(data["actions"]) if a["type"] == "play")
+        lead = data["actions"][index]
+        trump = next(a["suit"] for a in data["actions"] if a["type"] == "declare")
+        plain = [c for c in data["cards"][lead["seat"]] if c[1] != trump]
+        if plain and lead["card"][1] == trump:
+            break
+    else:
+        raise AssertionError("no deal with a trump lead and a plain card to swap in")
+    data["actions"][index] = {"seat": lead["seat"], "type": "play", "card": plain[0]}
+    replayed = replay_record(parse_record(data))
+    assert replayed.illegal is not None and replayed.illegal.index == index
+    assert replayed.illegal.action == data["actions"][index]
+    assert "first lead of the hand must be a trump" in replayed.illegal.reason
+    assert replayed.score is None and not replayed.finished
+
+
+def test_points_keep_their_evidence(game: list[Event]) -> None:
+    for check in check_hands(game):
+        assert check.recomputed is not None
+        for point in check.recomputed.points:
+            assert isinstance(point, PointAward) and point.reason
+            assert (point.trick is None) == (point.kind == "game")
