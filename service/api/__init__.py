@@ -22,7 +22,10 @@ Create a game with `POST /v1/games`; each seat receives a bearer token. `GET /v1
 shows the game as a seat sees it, with `legal_actions`: the exact action objects the seat
 may post now to `POST /v1/games/{id}/actions`, with the game's `version` as
 `expected_version`. Cards are two characters, rank then suit (`AS`, `TD`, `2C`; jokers
-`RJ`, `BJ`). Every error is `application/problem+json` (RFC 9457) with a stable `type`:
+`RJ`, `BJ`). Finished hands replay at `GET /v1/games/{id}/hands/{n}`, a past view at
+`GET /v1/games/{id}?at=VERSION`, a finished game exports as hand records at
+`GET /v1/games/{id}/record`; `GET /v1/games/{id}/audit` checks a game's hash chain, scores
+and deals, and `POST /v1/audits` replays and scores any hand record. Every error is `application/problem+json` (RFC 9457) with a stable `type`:
 /problems/malformed-request (400), /problems/invalid-rules (400), /problems/unauthorized (401),
 /problems/not-found (404), /problems/method-not-allowed (405), /problems/version-conflict (409),
 /problems/game-not-finished (409), /problems/illegal-action (422), /problems/idempotency-key-reused (422),

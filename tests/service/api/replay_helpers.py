@@ -42,14 +42,17 @@ def step(service: GameService, game: ApiGame, rng: random.Random) -> dict[str, A
 def play_game(
     client: FlaskClient,
     service: GameService,
-    seed: int = 0,
+    policy: int = 0,
     after_each: Callable[[dict[str, Any]], None] | None = None,
     max_actions: int = 3000,
     **create: Any,
 ) -> ApiGame:
-    """Create a game through the API and play it to its end; call ``after_each`` with each result."""
+    """Create a game through the API (``create``: the body's fields) and play it to its end.
+
+    ``policy`` seeds the random choice of actions; ``after_each`` is called with each result.
+    """
     game = ApiGame.create(client, **create)
-    rng = random.Random(seed)
+    rng = random.Random(policy)
     for _ in range(max_actions):
         result = step(service, game, rng)
         if result is None:

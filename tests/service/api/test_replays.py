@@ -18,7 +18,7 @@ def finished(request: pytest.FixtureRequest) -> tuple[FlaskClient, GameService, 
     """A short whole game (target 5), played once for the module's read-only tests."""
     client: FlaskClient = request.getfixturevalue("client")
     service: GameService = request.getfixturevalue("game_service")
-    game = play_game(client, service, seed=7, rules={"preset": "team-auction", "options": {"target_score": 5}})
+    game = play_game(client, service, policy=7, rules={"preset": "team-auction", "options": {"target_score": 5}})
     return client, service, game
 
 
