@@ -51,7 +51,14 @@ def command_of(event: Event, state: GameState) -> Command | None:
         return DeclareTrump(event.seat, event.suit)
     if isinstance(event, CardPlayed):
         return PlayCard(event.seat, event.card)
-    if isinstance(event, _NOT_ACTIONS) or state.to_act is None:
+    if isinstance(event, _NOT_ACTIONS):
+        return None
+    return find_command(event, state)
+
+
+def find_command(event: Event, state: GameState) -> Command | None:
+    """Return the legal command of the seat to act whose first decided event is ``event``, if any."""
+    if state.to_act is None:
         return None
     for command in legal_commands(state, state.to_act):
         try:

@@ -93,7 +93,7 @@ class GameAudit(MethodView):
 
 @replays.route("/audits")
 class RecordAudits(MethodView):
-    @replays.arguments(rs.HandRecord, example=rs.EXAMPLE, description="A complete hand record.")
+    @replays.arguments(rs.HandRecord, example=rs.RECORD_EXAMPLE, description="A complete hand record.")
     @replays.response(200, rs.RecordAudit)
     @_problems(400)
     @_problems(422, schema=rs.IllegalRecordProblem)

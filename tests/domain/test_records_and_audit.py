@@ -144,3 +144,21 @@ def test_points_keep_their_evidence(game: list[Event]) -> None:
         for point in check.recomputed.points:
             assert isinstance(point, PointAward) and point.reason
             assert (point.trick is None) == (point.kind == "game")
+
+
+def test_the_generic_match_finds_the_command_behind_every_primary_event(game: list[Event]) -> None:
+    """An event type hand_actions does not know is matched by decide; it agrees with the known ones."""
+    from domain.evolve import evolve
+    from domain.hand_actions import command_of, find_command
+    from domain.state import INITIAL
+
+    state, matched = INITIAL, 0
+    for event in game[:400]:
+        known = command_of(event, state)
+        if known is not None:
+            assert find_command(event, state) == known
+            matched += 1
+        else:
+            assert find_command(event, state) is None, event
+        state = evolve(state, event)
+    assert matched > 100

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from domain.cards import card_name
-from service.api.record_example import RECORD_EXAMPLE
+from service.api.replay_schemas import RECORD_EXAMPLE
 
 PROBLEM = "application/problem+json"
 
