@@ -25,7 +25,7 @@ from domain.records import HandRecord, parse_record, record_data, records_of_gam
 from domain.state import INITIAL
 from domain.views import is_deal_finished
 from service.errors import AppError, GameNotFoundError
-from service.games import GameService
+from service.games import GameService, is_game_id
 from service.store import StoredEvent
 
 
@@ -95,6 +95,8 @@ class AuditService:
     def audit_game(self, game_id: str) -> dict[str, Any]:
         """Check a game's log: the hash chain, every hand's score, and every deal's fairness."""
         # Not GameService.load: an altered log may not fold, and the audit must still answer.
+        if not is_game_id(game_id):
+            raise GameNotFoundError(f"there is no game {game_id[:80]!r}: game ids are UUIDs")
         stored = self.store.read(game_id)
         if not stored:
             raise GameNotFoundError(f"there is no game {game_id!r}")

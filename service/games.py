@@ -108,6 +108,8 @@ class GameService:
 
     def load(self, game_id: str) -> GameState:
         """Return the current state of a game, or raise GameNotFoundError."""
+        if not is_game_id(game_id):
+            raise GameNotFoundError(f"there is no game {game_id[:80]!r}: game ids are UUIDs")
         state = self.states.load(game_id)
         if state.version == 0:
             raise GameNotFoundError(f"there is no game {game_id!r}")
@@ -197,6 +199,14 @@ class GameService:
         shown = [_shown(e, seat, state) for e in stored]
         more = bool(stored) and stored[-1].version < state.version
         return shown, (stored[-1].version if more else None)
+
+
+def is_game_id(text: str) -> bool:
+    """Tell whether ``text`` is written as the service writes game ids (a lower-case UUID)."""
+    try:
+        return str(uuid.UUID(text)) == text
+    except ValueError:
+        return False
 
 
 class _LazyDeals:

@@ -18,7 +18,7 @@ CARDS = fields.List(fields.String(metadata=schemas.CARD))
 
 class ViewQuery(Schema):
     at = fields.Integer(
-        load_default=None, validate=validate.Range(min=1),
+        load_default=None, validate=validate.Range(min=1, max=2**31 - 1),
         metadata={"description": "Show the game as of this past version (1 to the current version)."},
     )
 

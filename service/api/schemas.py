@@ -81,8 +81,11 @@ class ActionAccepted(Schema):
     replayed = fields.Boolean(required=True, metadata={"description": "True when this answers a repeat of an earlier request with the same Idempotency-Key."})
 
 
+MAX_VERSION = 2**31 - 1  # versions are stored as 32-bit integers
+
+
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
