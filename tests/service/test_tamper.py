@@ -70,7 +70,7 @@ def engine(private_store_url: str) -> Iterator[Engine]:
 def stored(engine: Engine) -> tuple[EventStore, str]:
     """A store holding the 1,000-event game, with its append-only triggers dropped."""
     store = EventStore(engine)
-    game_id = f"tamper-{uuid.uuid4().hex}"
+    game_id = str(uuid.uuid4())
     new = [NewEvent(type=name, data=data) for name, data in map(encode, long_game())]
     seats = [SeatRecord(seat=i, token_hash=f"hash-{i}", kind="human", level=None) for i in range(4)]
     store.create_game(game_id, new[:2], seats, seed_from_text("tamper").hex())
