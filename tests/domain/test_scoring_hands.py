@@ -210,3 +210,13 @@ def test_sides_of_three_are_seated_alternately() -> None:
     scored = score(["3H 4H 5H 6H AS 2S"], {"players": 6, "side_size": 3, "hand_size": 8})
     assert {p.kind: (p.side, p.seat) for p in scored.points} == {"high": (0, 4), "low": (0, 4), "game": (0, None)}
     assert scored.taken == (3, 0)
+
+
+def test_a_moon_bid_above_the_maximum_is_the_only_moon() -> None:
+    """000_58bf5efc645e9b53.txt, "Bidding" (Shoot the moon bid: the maximum, or a separate bid above it); 003 "Partnership pitch" (a separate bid worth 5).
+
+    With the moon bid above the maximum of 4, a made 4 is an ordinary bid and only 5 shoots the moon.
+    """
+    options = {**MOON, "moon_bid": "above-maximum"}
+    assert not settle(SWEEP, options, bid=4).over
+    assert settle(SWEEP, options, bid=5).reason == "moon"
