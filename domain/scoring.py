@@ -167,7 +167,8 @@ def _is_made(
         # 004 "Smudge": exactly the smudge bid in tricks, no more and no less; else at least the bid.
         made = tricks == bid if moon else tricks >= bid
     else:
-        made = points >= bid
+        # A moon bid above the maximum (000 "Shoot the moon bid") undertakes the maximum's points.
+        made = points >= (min(bid, rules.max_bid) if moon else bid)
     if moon and rules.moon_tricks:
         made = made and tricks == every_trick
     return made
