@@ -49,7 +49,10 @@ def _points(value: Any) -> tuple[PointAward, ...]:
 
 
 def _counts(value: Any) -> tuple[GameCount, ...]:
-    return tuple(GameCount(side=v["side"], total=v["total"], cards=tuple(v["cards"])) for v in value)
+    return tuple(
+        GameCount(side=v["side"], total=v["total"], cards=tuple(v["cards"]), half_pips=v.get("half_pips", 0))
+        for v in value
+    )
 
 
 # Fields whose stored (list or object) form needs converting back; the rest are primitives.
@@ -58,7 +61,7 @@ _CONVERTERS: dict[type[Any], dict[str, Callable[[Any], Any]]] = {
     HandDealt: {"cards": _tuples, "stock": _tuple, "kitty": _tuple},
     HandScored: {
         "points": _points, "game_points": _counts, "taken": _tuple,
-        "changes": _tuple, "scores": _tuple,
+        "changes": _tuple, "scores": _tuple, "tricks": _tuple, "adjustments": _points,
     },
 }
 

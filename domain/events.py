@@ -91,7 +91,12 @@ class TrickTaken:
 
 @dataclass(frozen=True, slots=True)
 class PointAward:
-    """One point of a hand: its kind, value, the card behind it, who received it and why."""
+    """One point of a hand: its kind, value, the card behind it, who received it and why.
+
+    ``receiver`` says by which rule the side received it: "capturer", "original-owner",
+    "player", "most-game-points", "tie-to-makers", "last-trick" or "makers". The same
+    record describes a hand's score adjustments (HandScored.adjustments).
+    """
 
     kind: str
     value: int
@@ -100,20 +105,32 @@ class PointAward:
     card: str | None
     trick: int | None
     reason: str
+    receiver: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class GameCount:
-    """The game points a side took, with the cards that made them."""
+    """The game points a side took, with the cards that made them.
+
+    ``half_pips`` counts the jokers taken where each is worth half a pip (003); the
+    side's count is then ``total + half_pips / 2``.
+    """
 
     side: int
     total: int
     cards: tuple[str, ...]
+    half_pips: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class HandScored:
-    """The hand's points with their evidence, whether the bid was made, and the new scores."""
+    """The hand's points with their evidence, whether the bid was made, and the new scores.
+
+    ``taken`` sums each side's points; ``adjustments`` lists everything else that moved a
+    score (a set, bid only, no junk points, a moon, ...), so that each side's change is
+    its points taken plus its adjustments (negated when the game counts down).
+    ``tricks`` counts the tricks each side took; ``moon`` tells whether the bid shot the moon.
+    """
 
     hand: int
     maker: int
@@ -126,6 +143,9 @@ class HandScored:
     bid_made: bool
     changes: tuple[int, ...]
     scores: tuple[int, ...]
+    tricks: tuple[int, ...] = ()
+    adjustments: tuple[PointAward, ...] = ()
+    moon: bool = False
 
 
 @dataclass(frozen=True, slots=True)

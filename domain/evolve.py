@@ -13,6 +13,7 @@ from domain.events import (
     BidMade, BidPassed, CardPlayed, DealKeyRevealed, Event, GameEnded, GameStarted,
     HandDealt, HandScored, TrickTaken, TrumpDeclared,
 )
+from domain.game_over import starting_scores
 from domain.rules import rules_from_dict
 from domain.state import (
     BIDDING, DECLARING, INITIAL, PLAYING, SCORED, SCORING, GameState, HandState, Trick,
@@ -40,7 +41,7 @@ def _hand(h: HandState, phase: str, to_act: int | None, **changes: Any) -> HandS
 def _game_started(state: GameState, e: GameStarted) -> GameState:
     rules = rules_from_dict(e.rules)
     return GameState(
-        state.version + 1, e, rules, e.seats, (0,) * rules.sides, None, None, None, None,
+        state.version + 1, e, rules, e.seats, starting_scores(rules), None, None, None, None,
     )
 
 

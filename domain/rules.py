@@ -168,12 +168,205 @@ OPTIONS: tuple[OptionSpec, ...] = (
     # --- scoring ---------------------------------------------------------------------
     OptionSpec(
         "low_point", "capturer",
-        "Who receives the point for low: the side that captures it, or the side of the player who was dealt it.",
-        "000 'Scoring' (Low point); 001 'How to Play Pitch' (awarded to the team it was dealt to)",
-        choices=("capturer", "original-owner"),
+        "Who receives the point for low: capturer (the side that captures it in a trick), original-owner "
+        "(the side of the player it was dealt to) or player (the side of the player who plays it). Without "
+        "card passing the original owner and the player are the same seat; they differ only where a card "
+        "changes hands before it is played.",
+        "000 'Scoring' (Low point); 000 'Preset Game Rules' (Team auction II: to the original owner; "
+        "10 point: to the player who plays the card); 001 'How to Play Pitch' (awarded to the team it was "
+        "dealt to); 002 'Scoring' (taking or holding the lowest trump); 003 'Scoring variations'",
+        choices=("capturer", "original-owner", "player"),
+    ),
+    OptionSpec(
+        "game_point", "game",
+        "What the fourth point is for: game (the side that captures the most game points: ten 10, ace 4, "
+        "king 3, queen 2, jack 1), ten-of-trump (one point to the capturer of the ten of trump instead of "
+        "game) or none.",
+        "000 'Scoring' (Game or 10 of trump: a point for game; for the 10 of trump; or neither); "
+        "002 'Scoring 7-, 10-, 11- and 13-Point' (Taking the 10 of trump)",
+        choices=("game", "ten-of-trump", "none"),
+    ),
+    OptionSpec(
+        "game_tie", "none",
+        "Who receives the game point when the sides with the most game points tie: none (nobody) or "
+        "makers (the bidder's side, when it is among them).",
+        "000 'Scoring' (Game or 10 of trump: awarded to the bidder on ties or not awarded); 000 'Pitch Rules' "
+        "(on ties the game point is not awarded)",
+        choices=("none", "makers"),
+    ),
+    OptionSpec(
+        "joker_pips", False,
+        "Each joker a side captures counts half a pip toward the game point.",
+        "003 'Common minor variations' (Jokers are worth half a pip)",
+    ),
+    OptionSpec(
+        "joker_point", 1,
+        "What each joker is worth to the side that captures it (the eventual owner), when jokers are in the deck.",
+        "000 'Scoring' (Jokers: worth one point each); 001 'Set Back' (Joker: capturing the Joker, 1); "
+        "003 'Scoring variations' (Joker 1, Joker 2: eventual owner)",
+        minimum=0, maximum=99,
+    ),
+    OptionSpec(
+        "off_card_points", True,
+        "Each off-card that is trump is also worth points to its capturer: the off-jack and off-ace 1, the "
+        "off-three 3, the off-five 5, the off-nine 9; false makes them trump only.",
+        "000 'Scoring' (Off-jack, Off-ace, Off-3, Off-5, Off-9: trump and worth 1, 1, 3, 5, 9 points); "
+        "003 'Off-jack, jokers and odd trumps' (an additional point for off-jack can be scored)",
+    ),
+    OptionSpec(
+        "three_point", 0,
+        "What the three of trump is worth to its capturer: 0 (nothing), 3 (the trey) or 15 (Sixty-three, Eighty-three).",
+        "000 'Scoring' (3 of trump: worth 3 points); 000 'Preset Game Rules' (Sixty-three, Eighty-three: "
+        "the 3 is worth 15); 002 'Scoring 7-, 10-, 11- and 13-Point'; 003 'Scoring variations' (Trey)",
+        minimum=0, maximum=99,
+    ),
+    OptionSpec(
+        "five_point", 0,
+        "What the five of trump is worth to its capturer: 0, 1 (Nine Card Pitch's five point) or 5.",
+        "000 'Scoring' (5 of trump: worth 5 points); 001 'Nine Card Pitch' (Five: winning the five of "
+        "trump, 1); 002 'Scoring 4-, 5-, 6- and 9-Point' (9-point only)",
+        minimum=0, maximum=99,
+    ),
+    OptionSpec(
+        "nine_point", 0,
+        "What the nine of trump is worth to its capturer: 0 or 9.",
+        "000 'Scoring' (9 of trump: worth 9 points); 000 'Preset Game Rules' (Nine-five, Sixty-three, High Nine)",
+        minimum=0, maximum=99,
+    ),
+    OptionSpec(
+        "queen_point", 0,
+        "What the queen of trump is worth to its capturer: 0 or 20 (Eighty-three).",
+        "000 'Preset Game Rules' (Eighty-three: queen is 20 points)",
+        minimum=0, maximum=99,
+    ),
+    OptionSpec(
+        "king_point", 0,
+        "What the king of trump is worth to its capturer: 0, 25 (Sixty-three, Eighty-three) or 30 (King Pedro).",
+        "000 'Preset Game Rules' (King Pedro: the king is worth 30; Sixty-three, Eighty-three: 25)",
+        minimum=0, maximum=99,
+    ),
+    OptionSpec(
+        "last_trick_point", False,
+        "One point to the side that wins the last trick.",
+        "000 'Scoring' (Last trick); 003 'Scoring variations' (Last trick)",
+    ),
+    OptionSpec(
+        "old_nate", False,
+        "One point (Old Nate) to the capturer of the four of spades when spades are trump.",
+        "003 'Scoring variations' (Old Nate: four of spades if trumps)",
+    ),
+    OptionSpec(
+        "spade_point", False,
+        "One point to the side that captures the highest spade in play, whatever the trump.",
+        "001 'Nine Card Pitch' (Spade: the highest card in the suit of spades in play)",
+    ),
+    OptionSpec(
+        "junk_points", True,
+        "The defenders also score the points they take; false: only the makers score.",
+        "000 'Scoring' (Junk points); 003 'Common minor variations' (No junk points)",
+    ),
+    OptionSpec(
+        "maker_bid_only", False,
+        "Makers who make their bid score the bid only; points taken over the bid are not received.",
+        "000 'Scoring' (Maker scores bid only)",
+    ),
+    OptionSpec(
+        "set_penalty", "bid",
+        "What makers short of their bid lose: bid (minus the bid) or double-bid (minus twice the bid).",
+        "000 'Scoring' (On failure to make the bid: you may choose to double this penalty)",
+        choices=("bid", "double-bid"),
+    ),
+    OptionSpec(
+        "all_tricks_penalty", False,
+        "When one side takes every trick, every other side scores -1.",
+        "000 'Scoring' (Taking all tricks give the opponents -1 points)",
+    ),
+    OptionSpec(
+        "contract", "points",
+        "What a bid counts: points (the makers must take at least the bid in points) or tricks (004's "
+        "wording: at least the bid in tricks, and a smudge exactly the smudge bid in tricks).",
+        "000 'Pitch Rules' (the maker's team is required to take at least the amount of points bid); "
+        "004 'The Auction' and 'Smudge' (a contract to take tricks; exactly 4 tricks)",
+        choices=("points", "tricks"),
+    ),
+    OptionSpec(
+        "moon_tricks", False,
+        "Shooting the moon also needs every trick of the hand (an extra-point moon always does).",
+        "001 'Fish Pitch' (Smudge: all four points and all 12 tricks); 003 'Partnership pitch' "
+        "(winning all six tricks in addition to all four points)",
+    ),
+    OptionSpec(
+        "moon_negative", "add-bid",
+        "An instant-win moon made from a negative score: add-bid (the bid is added and play continues), "
+        "set-to-bid (the score becomes the bid and play continues) or wins (the game is won anyway).",
+        "000 'Bidding' (Shooting the moon: when the shooter's score is negative the bid points will be added); "
+        "001 'How to Play Pitch' (their score is set to a value of 4); 004 'Smudge' (automatically win the game)",
+        choices=("add-bid", "set-to-bid", "wins"),
+    ),
+    OptionSpec(
+        "smudge_anyone", False,
+        "Any side that takes every point of a hand, at least the maximum bid, wins the game at once, "
+        "bidder or not, even from a negative score.",
+        "001 'Smudge' (any player who wins all four points during a hand instantly wins the game)",
     ),
     # --- game over -------------------------------------------------------------------
-    OptionSpec("target_score", 11, "The score that ends the game.", "000 'Scoring' (first team to 11)", minimum=1, maximum=999),
+    OptionSpec(
+        "target_score", 11,
+        "The score that ends the game (counting up) or each side's starting score (counting down).",
+        "000 'Scoring' (first team to 11); 001 (seven points; Smudge from 7; Nine Card Pitch from 21)",
+        minimum=1, maximum=999,
+    ),
+    OptionSpec(
+        "game_over", "score",
+        "What ends the game: score (a side reaching the target score) or hands (a number of hands, "
+        "option hand_limit; then the highest score wins).",
+        "000 'Game over' (ends at a predetermined number of points or after a certain number of hands)",
+        choices=("score", "hands"),
+    ),
+    OptionSpec(
+        "hand_limit", 10, "How many hands a game of game_over 'hands' lasts.",
+        "000 'Game over' (after a certain number of hands)", minimum=1, maximum=999,
+    ),
+    OptionSpec(
+        "count_down", False,
+        "Count down: each side starts at the target score, points earned are subtracted and a set adds the "
+        "bid; the first side at or below zero has reached the target.",
+        "001 'Smudge' (begins the game with 7 points ... the first player to reach or go below zero wins); "
+        "001 'Nine Card Pitch' (each team is set with a score of 21); 003 'Auction pitch' (counters)",
+    ),
+    OptionSpec(
+        "win_rule", "highest",
+        "Who may win on reaching the target: highest (any side; the highest score wins), must-bid (only the "
+        "makers of the last hand, having made their bid), must-bid-or-set (the makers having made their bid, "
+        "or a side that set them), must-bid-no-junk (must-bid, and points beyond a bid, and the defenders' "
+        "points, count only up to the target minus one), must-bid-or-set-held-short (must-bid-or-set, and a "
+        "side that reaches the target without being allowed to win is held one point short of it).",
+        "000 'Game over' (Highest score wins; Must bid to win; Must bid or set to win; Must bid to win, no "
+        "junk points); 000 'Preset Game Rules' (must take the final bid to win); 001 'Nine Card Pitch' "
+        "(must be the declarer or the opponents must have failed; otherwise set to 1); 003 'Partnership pitch'",
+        choices=("highest", "must-bid", "must-bid-or-set", "must-bid-no-junk", "must-bid-or-set-held-short"),
+    ),
+    OptionSpec(
+        "both_over", "highest",
+        "When several sides may win on one hand: highest (the highest score wins; equal highest scores tie), "
+        "makers (the makers win, even with the lower score), makers-on-tie (the highest score wins, the "
+        "makers on a tie) or in-order (the makers' score is counted first, then the points in order high, "
+        "low, jack, ..., game; the first side to reach the target wins).",
+        "000 'Game over' (Highest score wins; Both over: makers win; Ties: makers win; Score points in "
+        "order); 001 'How to Play Pitch' (the Pitcher wins, else High, Low, Jack, Game in order); 001 "
+        "'29 Card Arizona Pitch'; 002 'Scoring' (in the event of a tie, the pitching team wins); 003 "
+        "'Auction pitch' (points won by the pitcher are counted first)",
+        choices=("highest", "makers", "makers-on-tie", "in-order"),
+    ),
+    OptionSpec(
+        "win_by_two", False, "The winner must also be ahead of every other side by two points.",
+        "000 'Game over' (Must win by two points)",
+    ),
+    OptionSpec(
+        "set_limit", 0,
+        "A side set this many times loses the game whatever the score (0: no limit).",
+        "000 'Game over' (Set limit to game over: 2, 3, 4 or 5 times)", minimum=0, maximum=5,
+    ),
 )
 
 _SPECS = {spec.name: spec for spec in OPTIONS}
@@ -214,8 +407,36 @@ class Rules:
     following: str = "suit-or-trump"
     # scoring
     low_point: str = "capturer"
+    game_point: str = "game"
+    game_tie: str = "none"
+    joker_pips: bool = False
+    joker_point: int = 1
+    off_card_points: bool = True
+    three_point: int = 0
+    five_point: int = 0
+    nine_point: int = 0
+    queen_point: int = 0
+    king_point: int = 0
+    last_trick_point: bool = False
+    old_nate: bool = False
+    spade_point: bool = False
+    junk_points: bool = True
+    maker_bid_only: bool = False
+    set_penalty: str = "bid"
+    all_tricks_penalty: bool = False
+    contract: str = "points"
+    moon_tricks: bool = False
+    moon_negative: str = "add-bid"
+    smudge_anyone: bool = False
     # game over
     target_score: int = 11
+    game_over: str = "score"
+    hand_limit: int = 10
+    count_down: bool = False
+    win_rule: str = "highest"
+    both_over: str = "highest"
+    win_by_two: bool = False
+    set_limit: int = 0
 
     @property
     def sides(self) -> int:
@@ -292,7 +513,40 @@ def check_rules(rules: Rules) -> Rules:
             "the lowest bid is above the highest",
             ("min_bid", "max_bid"),
         )
+    _check_scoring(rules)
     return rules
+
+
+# Point options that name a card of trump, and the rank that card needs in the deck.
+_POINT_RANKS = (
+    ("three_point", "3"), ("five_point", "5"), ("nine_point", "9"), ("queen_point", "Q"), ("king_point", "K"),
+)
+
+
+def _check_scoring(rules: Rules) -> None:
+    """Raise RulesError when a scoring or game-over option contradicts another option."""
+    needs = [(name, rank) for name, rank in _POINT_RANKS if getattr(rules, name)]
+    if rules.game_point == "ten-of-trump":
+        needs.append(("game_point", "T"))
+    if rules.old_nate:
+        needs.append(("old_nate", "4"))
+    for name, rank in needs:
+        if rank in rules.removed_ranks:
+            raise RulesError(
+                f"options '{name}' and 'removed_ranks' ({rules.removed_ranks!r}) contradict: "
+                f"the point needs a card of rank {rank}, which the deck lacks",
+                (name, "removed_ranks"),
+            )
+    if rules.game_over == "hands":
+        for name, plain in (("win_rule", "highest"), ("both_over", None), ("win_by_two", False)):
+            value = getattr(rules, name)
+            if value == plain or (name == "both_over" and value != "in-order"):
+                continue
+            raise RulesError(
+                f"options '{name}' ({value!r}) and 'game_over' ('hands') contradict: "
+                "that rule is about reaching the target score, which a game of a number of hands does not use",
+                (name, "game_over"),
+            )
 
 
 def option_names() -> tuple[str, ...]:

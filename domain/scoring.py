@@ -1,23 +1,33 @@
-"""Scoring a hand with evidence, and the end of the game (000 "Scoring").
+"""Scoring a hand with evidence (000 "Scoring" and "Rule Options"/"Scoring", "Bidding").
 
-Points: high (the highest trump in play, to its capturer), low (the lowest trump in
-play, to its capturer or, by option, to the side it was dealt to), jack (the jack of
-trump, to its capturer, only when it was in play) and game (the side that took the most
-game points: ten 10, ace 4, king 3, queen 2, jack 1; not awarded on a tie). The makers
-score what they took when it reaches the bid, else minus the bid; defenders score what
-they took. The first side to the target wins; when several reach it on one hand the
-highest score wins and equal highest scores end the game tied ("Highest score wins").
+The points come from domain/points.py. The makers' contract (``contract``) is a number
+of points (000 "Pitch Rules") or of tricks (004 "The Auction"); makers who make it score
+what they took, or the bid only (``maker_bid_only``), and otherwise lose the bid, or
+twice the bid (``set_penalty``). The defenders score what they took unless the table
+plays without junk points (000 "Junk points"; 003 "No junk points"). Taking every trick
+may cost every other side a point (``all_tricks_penalty``). Shooting the moon (000
+"Shooting the moon"; 001 "How to Play Pitch", "Fish Pitch"; 003 "Partnership pitch";
+004 "Smudge"): an extra point for every trick and every point, an instant win (from a
+negative score the bid is added or becomes the score, by ``moon_negative``), or the
+target's worth of points won or lost. Under "must bid to win, no junk points" points
+beyond the bid count only up to the target minus one; under Nine Card Pitch's rule a
+side that may not win yet is held one point short (001 "Nine Card Pitch").
+
+Every change beyond the points taken is recorded as an adjustment with its reason, so a
+side's change is its points plus its adjustments (negated when counting down: each point
+earned brings the score nearer zero, 001 "Smudge"). ``settle_hand`` is decide's entry point.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
-from domain.cards import card_name, game_points
-from domain.events import GameCount, HandScored, PointAward
+from domain.events import HandScored, PointAward
+from domain.game_over import may_win, outcome, progress
+from domain.points import award_points
 from domain.rules import Rules
 from domain.state import GameState, HandState
-from domain.trumps import trump_order
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,105 +43,171 @@ class Settlement:
 def settle_hand(state: GameState, hand: HandState) -> Settlement:
     """Return the score of a fully played hand and whether it ends the game."""
     scored = score_hand(state.rules, hand, state.scores)
-    result = game_result(state.rules, scored.scores)
+    result = outcome(state.rules, state.history, state.scores, scored)
     if result is None:
         return Settlement(scored, over=False, winner=None, reason="")
     return Settlement(scored, over=True, winner=result[0], reason=result[1])
 
 
-def _where(hand: HandState) -> dict[str, tuple[int, int, int]]:
-    """Map each card played to (trick number, winner of that trick, seat that played it)."""
-    found: dict[str, tuple[int, int, int]] = {}
+def game_result(rules: Rules, scores: tuple[int, ...]) -> tuple[int | None, str] | None:
+    """Return (winning side or None for a tie, reason) when ``scores`` end a game won on the highest score.
+
+    Only for tables where every side may win on reaching the target; settle_hand
+    applies every game-over option.
+    """
+    after = progress(rules, scores)
+    reached = [side for side, score in enumerate(after) if score >= rules.target_score]
+    if not reached:
+        return None
+    best = max(after[side] for side in reached)
+    leaders = [side for side in reached if after[side] == best]
+    if len(leaders) > 1:
+        return None, "tie"
+    return leaders[0], "target-score"
+
+
+class _Ledger:
+    """Each side's change of progress this hand, with an adjustment recorded for every change beyond its points."""
+
+    def __init__(self, taken: Sequence[int]) -> None:
+        self.change = list(taken)
+        self.adjustments: list[PointAward] = []
+
+    def adjust(self, kind: str, side: int, to: int, reason: str) -> None:
+        """Make ``side``'s change ``to``, recording why."""
+        delta = to - self.change[side]
+        if delta:
+            self.change[side] = to
+            self.adjustments.append(PointAward(
+                kind=kind, value=delta, side=side, seat=None, card=None, trick=None,
+                reason=reason, receiver="makers" if kind.startswith("moon") else "",
+            ))
+
+
+def _tricks(rules: Rules, hand: HandState) -> tuple[int, ...]:
+    tricks = [0] * rules.sides
     for trick in hand.tricks:
-        for seat, card in trick.plays:
-            found[card] = (trick.number, trick.winner, seat)
-    return found
+        tricks[rules.side_of(trick.winner)] += 1
+    return tuple(tricks)
 
 
-def _dealt_to(hand: HandState, card: str) -> int:
-    for seat, cards in enumerate(hand.dealt):
-        if card in cards:
-            return seat
-    raise ValueError(f"{card} was not dealt")
+def _sum(points: Sequence[PointAward], sides: int) -> tuple[int, ...]:
+    taken = [0] * sides
+    for award in points:
+        taken[award.side] += award.value
+    return tuple(taken)
 
 
 def score_hand(rules: Rules, hand: HandState, scores: tuple[int, ...]) -> HandScored:
     """Return the HandScored event of a fully played hand, given the scores before it."""
     assert hand.trump is not None and hand.maker is not None and hand.high_bid is not None
-    order = trump_order(rules, hand.trump)
-    where = _where(hand)
-    played = tuple(where)
-    points: list[PointAward] = []
-
-    def captured(kind: str, card: str, what: str) -> PointAward:
-        trick, winner, _ = where[card]
-        return PointAward(
-            kind=kind, value=1, side=rules.side_of(winner), seat=winner, card=card, trick=trick,
-            reason=f"{what}, {card_name(card)}, taken by seat {winner} in trick {trick}",
+    maker, bid = hand.maker, hand.high_bid
+    makers = rules.side_of(maker)
+    points, counts = award_points(rules, hand, makers)
+    tricks = _tricks(rules, hand)
+    every_trick = len(hand.tricks)
+    moon = rules.moon_amount is not None and bid == rules.moon_amount
+    taken = _sum(points, rules.sides)
+    if moon and rules.moon == "extra-point" and tricks[makers] == every_trick and sum(taken) == taken[makers]:
+        points += (PointAward(
+            kind="moon", value=1, side=makers, seat=maker, card=None, trick=None, receiver="makers",
+            reason=f"the moon: the makers bid {bid} and took every trick and every point",
+        ),)
+        taken = _sum(points, rules.sides)
+    made = _is_made(rules, moon, bid, taken[makers], tricks[makers], every_trick, points)
+    before = progress(rules, scores)
+    ledger = _Ledger(taken)
+    if made:
+        _score_made(rules, ledger, makers, bid, moon, before[makers])
+    else:
+        penalty = 2 * bid if rules.set_penalty == "double-bid" else bid
+        what = f"minus {'twice ' if penalty != bid else ''}the bid"
+        if moon and rules.moon == "game-points":
+            penalty, what = rules.target_score, "the moon failed: minus the game's worth"
+        ledger.adjust(
+            "set", makers, -penalty,
+            f"set: the makers took {_took(rules, taken[makers], tricks[makers])} of a bid of {bid}; "
+            f"they score {what} ({-penalty}) and their points do not count",
         )
+    for side in range(rules.sides):
+        if side != makers and not rules.junk_points:
+            ledger.adjust("no-junk", side, 0, "no junk points: only the makers score")
+    if rules.all_tricks_penalty:
+        for winner, count in enumerate(tricks):
+            if count == every_trick:
+                for side in range(rules.sides):
+                    if side != winner:
+                        ledger.adjust(
+                            "all-tricks", side, ledger.change[side] - 1,
+                            f"side {winner} took every trick: every other side scores -1",
+                        )
+    _limit_junk(rules, ledger, makers, bid, made, moon, before)
+    changes = tuple(-c for c in ledger.change) if rules.count_down else tuple(ledger.change)
+    scored = HandScored(
+        hand=hand.number, maker=maker, makers=makers, bid=bid, trump=hand.trump,
+        points=points, game_points=counts, taken=taken, bid_made=made,
+        changes=changes, scores=tuple(s + c for s, c in zip(scores, changes)),
+        tricks=tricks, adjustments=tuple(ledger.adjustments), moon=moon,
+    )
+    return scored
 
-    high = order.highest(played)
-    if high is not None:
-        points.append(captured("high", high, "the highest trump in play"))
-    low = order.lowest(played)
-    if low is not None:
-        if rules.low_point == "original-owner":
-            owner = _dealt_to(hand, low)
-            trick = where[low][0]
-            points.append(PointAward(
-                kind="low", value=1, side=rules.side_of(owner), seat=owner, card=low, trick=trick,
-                reason=f"the lowest trump in play, {card_name(low)}, dealt to seat {owner}, played in trick {trick}",
-            ))
+
+def _took(rules: Rules, points: int, tricks: int) -> str:
+    return f"{tricks} tricks" if rules.contract == "tricks" else f"{points} points"
+
+
+def _is_made(
+    rules: Rules, moon: bool, bid: int, points: int, tricks: int, every_trick: int,
+    awarded: Sequence[PointAward],
+) -> bool:
+    """Tell whether the makers made their contract (and their moon, when they shot it)."""
+    if moon and rules.moon == "extra-point":
+        return any(p.kind == "moon" for p in awarded)
+    if rules.contract == "tricks":
+        # 004 "Smudge": exactly the smudge bid in tricks, no more and no less; else at least the bid.
+        made = tricks == bid if moon else tricks >= bid
+    else:
+        # A moon bid above the maximum (000 "Shoot the moon bid") undertakes the maximum's points.
+        made = points >= (min(bid, rules.max_bid) if moon else bid)
+    if moon and rules.moon_tricks:
+        made = made and tricks == every_trick
+    return made
+
+
+def _score_made(rules: Rules, ledger: _Ledger, makers: int, bid: int, moon: bool, before: int) -> None:
+    """Apply what making the bid is worth beyond the points taken."""
+    if rules.maker_bid_only and ledger.change[makers] > bid:
+        ledger.adjust("bid-only", makers, bid, f"the makers score their bid of {bid} only")
+    if not moon:
+        return
+    if rules.moon == "game-points":
+        ledger.adjust("moon", makers, rules.target_score, "the moon: worth the game's target in points")
+    elif rules.moon == "instant-win" and before < 0 and rules.moon_negative != "wins":
+        if rules.moon_negative == "add-bid":
+            ledger.adjust("moon", makers, bid, f"the moon from a negative score: the bid of {bid} is added")
         else:
-            points.append(captured("low", low, "the lowest trump in play"))
-    jack = "J" + hand.trump
-    if jack in where:
-        points.append(captured("jack", jack, "the jack of trump"))
-
-    counts = _game_counts(rules, hand)
-    best = max(c.total for c in counts)
-    leaders = [c for c in counts if c.total == best]
-    if len(leaders) == 1 and best > 0:
-        side = leaders[0].side
-        others = ", ".join(f"side {c.side} {c.total}" for c in counts if c.side != side)
-        points.append(PointAward(
-            kind="game", value=1, side=side, seat=None, card=None, trick=None,
-            reason=f"the most game points: side {side} took {best} against {others}",
-        ))
-
-    taken = [0] * rules.sides
-    for award in points:
-        taken[award.side] += award.value
-    makers = rules.side_of(hand.maker)
-    bid_made = taken[makers] >= hand.high_bid
-    changes = list(taken)
-    if not bid_made:
-        changes[makers] = -hand.high_bid
-    return HandScored(
-        hand=hand.number, maker=hand.maker, makers=makers, bid=hand.high_bid, trump=hand.trump,
-        points=tuple(points), game_points=counts, taken=tuple(taken), bid_made=bid_made,
-        changes=tuple(changes), scores=tuple(s + c for s, c in zip(scores, changes)),
-    )
+            ledger.adjust("moon", makers, bid - before, f"the moon from a negative score: the score becomes the bid, {bid}")
 
 
-def _game_counts(rules: Rules, hand: HandState) -> tuple[GameCount, ...]:
-    cards: list[list[str]] = [[] for _ in range(rules.sides)]
-    for trick in hand.tricks:
-        side = rules.side_of(trick.winner)
-        cards[side].extend(card for _, card in trick.plays if game_points(card))
-    return tuple(
-        GameCount(side=side, total=sum(game_points(c) for c in taken), cards=tuple(taken))
-        for side, taken in enumerate(cards)
-    )
-
-
-def game_result(rules: Rules, scores: tuple[int, ...]) -> tuple[int | None, str] | None:
-    """Return (winning side or None for a tie, reason) when the game is over, else None."""
-    reached = [side for side, score in enumerate(scores) if score >= rules.target_score]
-    if not reached:
-        return None
-    best = max(scores[side] for side in reached)
-    leaders = [side for side in reached if scores[side] == best]
-    if len(leaders) > 1:
-        return None, "tie"
-    return leaders[0], "target-score"
+def _limit_junk(
+    rules: Rules, ledger: _Ledger, makers: int, bid: int, made: bool, moon: bool, before: Sequence[int],
+) -> None:
+    """Hold scores short of the target where the win rule says so (000 "no junk points"; 001 "Nine Card Pitch")."""
+    short = rules.target_score - 1
+    if rules.win_rule == "must-bid-no-junk":
+        for side in range(rules.sides):
+            change = ledger.change[side]
+            earned = (change if moon else min(bid, change)) if side == makers and made else 0
+            allowed = max(before[side] + earned, min(before[side] + change, max(before[side], short)))
+            if before[side] + change > allowed:
+                ledger.adjust(
+                    "junk-limit", side, allowed - before[side],
+                    f"no junk points past the target minus one ({short})",
+                )
+    elif rules.win_rule == "must-bid-or-set-held-short":
+        for side in range(rules.sides):
+            if before[side] + ledger.change[side] > short and not may_win(rules, makers, made, side):
+                ledger.adjust(
+                    "held-short", side, short - before[side],
+                    f"reached the target without making the bid or setting the makers: held at {short}",
+                )

@@ -125,19 +125,28 @@ class TrickOut(Schema):
 
 
 class PointOut(Schema):
-    kind = fields.String(required=True, metadata={"description": "high, low, jack or game."})
+    kind = fields.String(required=True, metadata={"description": (
+        "A point: high, low, jack, off-jack, red-joker, black-joker, last-trick, game, ten, three, "
+        "off-three, five, off-five, nine, off-nine, queen, king, off-ace, old-nate, spade or moon; "
+        "an adjustment: set, bid-only, no-junk, all-tricks, moon, junk-limit or held-short."
+    )})
     value = fields.Integer(required=True)
     side = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True, metadata={"description": "The seat that received it (null for game)."})
     card = fields.String(allow_none=True)
     trick = fields.Integer(allow_none=True, metadata={"description": "The trick that decided it (null for game)."})
     reason = fields.String(required=True)
+    receiver = fields.String(required=True, metadata={"description": (
+        "By which rule the side received it: capturer, original-owner, player, most-game-points, "
+        "tie-to-makers, last-trick or makers (empty for most adjustments)."
+    )})
 
 
 class GameCountOut(Schema):
     side = fields.Integer(required=True)
     total = fields.Integer(required=True)
     cards = fields.List(fields.String(), required=True)
+    half_pips = fields.Integer(required=True, metadata={"description": "Jokers counted at half a pip each; the side's count is total + half_pips / 2."})
 
 
 class HandScoreOut(Schema):
@@ -152,6 +161,12 @@ class HandScoreOut(Schema):
     bid_made = fields.Boolean(required=True)
     changes = fields.List(fields.Integer(), required=True, metadata={"description": "Each side's change of score."})
     scores = fields.List(fields.Integer(), required=True, metadata={"description": "Each side's score after the hand."})
+    tricks = fields.List(fields.Integer(), required=True, metadata={"description": "Tricks each side took."})
+    adjustments = fields.List(fields.Nested(PointOut), required=True, metadata={"description": (
+        "Every change beyond the points taken (a set, bid only, no junk points, a moon, ...): each side's "
+        "change is its points taken plus its adjustments, negated when the game counts down."
+    )})
+    moon = fields.Boolean(required=True, metadata={"description": "Whether the bid shot the moon."})
 
 
 class GameView(Schema):

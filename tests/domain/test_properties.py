@@ -23,6 +23,7 @@ from domain.errors import GameOverError, IllegalActionError, NotYourTurnError
 from domain.events import GameEnded, HandDealt, HandScored, TrickTaken
 from domain.evolve import replay
 from domain.legal import legal_commands
+from domain.points import POINT_ORDER
 from domain.scoring import game_result, score_hand
 from domain.state import BIDDING, DECLARING, PLAYING, GameState
 from domain.views import redact_event, seat_view
@@ -88,7 +89,7 @@ def test_each_hands_points_add_up(game: PlayedGame) -> None:
             taken[award.side] += award.value
         assert tuple(taken) == event.taken
         kinds = [p.kind for p in event.points]
-        assert len(kinds) == len(set(kinds)) and set(kinds) <= {"high", "low", "jack", "game"}
+        assert len(kinds) == len(set(kinds)) and set(kinds) <= set(POINT_ORDER)
         makers = rules.side_of(event.maker)
         assert event.makers == makers and event.bid == hand.high_bid and event.maker == hand.maker
         assert event.bid_made == (event.taken[makers] >= event.bid)
