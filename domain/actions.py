@@ -1,8 +1,12 @@
 """Commands, and the action vocabulary shared by the API, legal_actions and hand records.
 
 An action is a JSON object: ``{"type": "bid", "amount": 3}``, ``{"type": "pass"}``,
-``{"type": "declare", "suit": "H"}``, ``{"type": "play", "card": "AS"}``. A command is
-an action with the seat that takes it.
+``{"type": "declare", "suit": "H"}``, ``{"type": "play", "card": "AS"}``, and for the
+variants ``{"type": "discard", "cards": ["5H"]}`` (``[]`` to stop discarding),
+``{"type": "blind", "index": 2}`` (play the face-down card at that position),
+``{"type": "claim"}``, ``{"type": "misdeal"}``, ``{"type": "run"}`` (the dealer runs it)
+and ``{"type": "take-set"}`` (the stuck dealer takes a set). A command is an action with
+the seat that takes it.
 """
 
 from __future__ import annotations
@@ -45,9 +49,57 @@ class PlayCard:
     card: str
 
 
-Command = Union[MakeBid, Pass, DeclareTrump, PlayCard]
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard these cards (one at a time while choosing; none to stop)."""
 
-ACTION_TYPES = ("bid", "pass", "declare", "play")
+    seat: int
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayFaceDown:
+    """Play the face-down card at position ``index`` of the seat's row."""
+
+    seat: int
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Claim the remaining tricks."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeclareMisdeal:
+    """Declare a misdeal on a hand of low cards."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RunIt:
+    """As dealer, deal three more cards each and bid another round."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TakeSet:
+    """As the stuck dealer, take a set of the minimum bid instead of bidding."""
+
+    seat: int
+
+
+Command = Union[MakeBid, Pass, DeclareTrump, PlayCard, Discard, PlayFaceDown, Claim, DeclareMisdeal, RunIt, TakeSet]
+
+ACTION_TYPES = ("bid", "pass", "declare", "play", "discard", "blind", "claim", "misdeal", "run", "take-set")
+_BARE: dict[str, type[Pass | Claim | DeclareMisdeal | RunIt | TakeSet]] = {
+    "pass": Pass, "claim": Claim, "misdeal": DeclareMisdeal, "run": RunIt, "take-set": TakeSet,
+}
+_BARE_NAMES: dict[type[Any], str] = {cls: name for name, cls in _BARE.items()}
 
 
 def _field(action: Mapping[str, Any], name: str, kind: str) -> Any:
@@ -64,12 +116,22 @@ def command_from_action(seat: int, action: Mapping[str, Any]) -> Command:
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise MalformedError(f"a bid's 'amount' must be a whole number, not {amount!r}")
         return MakeBid(seat, amount)
-    if kind == "pass":
-        return Pass(seat)
+    if isinstance(kind, str) and kind in _BARE:
+        return _BARE[kind](seat)
     if kind == "declare":
         return DeclareTrump(seat, parse_suit(_field(action, "suit", "declare")))
     if kind == "play":
         return PlayCard(seat, parse_card(_field(action, "card", "play")))
+    if kind == "discard":
+        cards = _field(action, "cards", "discard")
+        if not isinstance(cards, (list, tuple)):
+            raise MalformedError(f"a discard's 'cards' must be a list of cards, not {cards!r}")
+        return Discard(seat, tuple(parse_card(card) for card in cards))
+    if kind == "blind":
+        index = _field(action, "index", "blind")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise MalformedError(f"a blind play's 'index' must be a whole number, not {index!r}")
+        return PlayFaceDown(seat, index)
     known = ", ".join(repr(t) for t in ACTION_TYPES)
     raise MalformedError(f"unknown action type {kind!r}; the types are {known}")
 
@@ -78,8 +140,12 @@ def action_of(command: Command) -> dict[str, Any]:
     """Return the action object of a command, as a client posts it."""
     if isinstance(command, MakeBid):
         return {"type": "bid", "amount": command.amount}
-    if isinstance(command, Pass):
-        return {"type": "pass"}
     if isinstance(command, DeclareTrump):
         return {"type": "declare", "suit": command.suit}
-    return {"type": "play", "card": command.card}
+    if isinstance(command, PlayCard):
+        return {"type": "play", "card": command.card}
+    if isinstance(command, Discard):
+        return {"type": "discard", "cards": list(command.cards)}
+    if isinstance(command, PlayFaceDown):
+        return {"type": "blind", "index": command.index}
+    return {"type": _BARE_NAMES[type(command)]}

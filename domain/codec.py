@@ -12,7 +12,9 @@ from typing import Any, Callable, Mapping
 
 from domain.errors import MalformedError
 from domain.events import (
-    EVENT_TYPES, Event, GameCount, GameStarted, HandDealt, HandScored, PointAward, SeatSpec,
+    EVENT_TYPES, CardsDiscarded, CardsDrawn, DealerRan, Event, GameCount, GameStarted, HandClaimed,
+    HandDealt, HandFinishedEarly, HandScored, KittyTaken, PointAward, SeatSpec, StockReshuffled,
+    TrickPlays,
 )
 
 
@@ -55,10 +57,24 @@ def _counts(value: Any) -> tuple[GameCount, ...]:
     )
 
 
+def _tricks(value: Any) -> tuple[TrickPlays, ...]:
+    return tuple(
+        TrickPlays(leader=v["leader"], winner=v["winner"], plays=tuple((p[0], p[1]) for p in v["plays"]))
+        for v in value
+    )
+
+
 # Fields whose stored (list or object) form needs converting back; the rest are primitives.
 _CONVERTERS: dict[type[Any], dict[str, Callable[[Any], Any]]] = {
     GameStarted: {"seats": _seats, "rules": dict},
-    HandDealt: {"cards": _tuples, "stock": _tuple, "kitty": _tuple},
+    HandDealt: {"cards": _tuples, "stock": _tuple, "kitty": _tuple, "blind": _tuples},
+    DealerRan: {"cards": _tuples},
+    KittyTaken: {"cards": _tuple},
+    CardsDiscarded: {"cards": _tuple},
+    CardsDrawn: {"cards": _tuple},
+    StockReshuffled: {"cards": _tuple},
+    HandClaimed: {"tricks": _tricks},
+    HandFinishedEarly: {"tricks": _tricks},
     HandScored: {
         "points": _points, "game_points": _counts, "taken": _tuple,
         "changes": _tuple, "scores": _tuple, "tricks": _tuple, "adjustments": _points,

@@ -1,8 +1,11 @@
-"""Starting a game and dealing (000 "Dealing"; 001 for packets of three).
+"""Starting a game and dealing (000 "Dealing"; 001 for packets of three and Fish Pitch).
 
 The first dealer is drawn from the seed; afterwards the deal passes clockwise (seat n+1
 is left of seat n). Cards go out in packets, clockwise from the dealer's left, from the
-deck order the deal context gives; the rest stay in order as the stock, out of play.
+deck order the deal context gives: first each seat's face-down row where the rules deal
+one (001 "Fish Pitch"), then the hands, then the kitty (000 "Kitty"); the rest stay in
+order as the stock, from whose front refills and a dealer's run are dealt. A hand dealt
+only low cards may be declared a misdeal (000 "Misdeal").
 """
 
 from __future__ import annotations
@@ -26,21 +29,51 @@ def deck_of(rules: Rules) -> tuple[str, ...]:
     return cards + JOKERS[:rules.jokers]
 
 
-def deal_hand(rules: Rules, deck: Sequence[str], dealer: int, hand: int, deal: int) -> HandDealt:
-    """Return the HandDealt event of dealing ``deck`` (already in order) by ``dealer``."""
+# The ranks a misdeal hand may hold, by the option's value (000 "Misdeal").
+LOW_RANKS = {"2-10": "23456789T", "2-9": "23456789", "3-9": "3456789", "4-9": "456789"}
+
+
+def _packets(
+    rules: Rules, deck: Sequence[str], position: int, dealer: int, size: int, packet: int,
+) -> tuple[list[list[str]], int]:
+    """Deal ``size`` cards to each seat in packets from ``position``; return them and the new position."""
     n = rules.players
     cards: list[list[str]] = [[] for _ in range(n)]
-    position = 0
-    while any(len(c) < rules.hand_size for c in cards):
+    while any(len(c) < size for c in cards):
         for offset in range(1, n + 1):
             seat = (dealer + offset) % n
-            take = min(rules.deal_packet, rules.hand_size - len(cards[seat]))
+            take = min(packet, size - len(cards[seat]))
             cards[seat].extend(deck[position:position + take])
             position += take
+    return cards, position
+
+
+def deal_hand(rules: Rules, deck: Sequence[str], dealer: int, hand: int, deal: int) -> HandDealt:
+    """Return the HandDealt event of dealing ``deck`` (already in order) by ``dealer``."""
+    blind: list[list[str]] = []
+    position = 0
+    if rules.blind_cards:
+        blind, position = _packets(rules, deck, 0, dealer, rules.blind_cards, rules.blind_cards)
+    cards, position = _packets(rules, deck, position, dealer, rules.hand_size, rules.deal_packet)
+    kitty = tuple(deck[position:position + rules.kitty_size])
+    position += rules.kitty_size
     return HandDealt(
         hand=hand, deal=deal, dealer=dealer,
-        cards=tuple(tuple(c) for c in cards), stock=tuple(deck[position:]),
+        cards=tuple(tuple(c) for c in cards), stock=tuple(deck[position:]), kitty=kitty,
+        blind=tuple(tuple(b) for b in blind),
     )
+
+
+def run_cards(rules: Rules, stock: Sequence[str], dealer: int) -> tuple[tuple[str, ...], ...]:
+    """Return the three more cards each seat gets from the stock's front when the dealer runs it."""
+    cards, _ = _packets(rules, stock, 0, dealer, 3, 3)
+    return tuple(tuple(c) for c in cards)
+
+
+def is_misdeal_hand(rules: Rules, cards: Sequence[str]) -> bool:
+    """Tell whether ``cards`` hold only the low ranks that allow a misdeal (a joker is not low)."""
+    low = LOW_RANKS.get(rules.misdeal)
+    return low is not None and all(card[0] in low and card[1] != "J" for card in cards)
 
 
 def next_deal(rules: Rules, source: DealSource, dealer: int, hand: int, deal: int) -> HandDealt:

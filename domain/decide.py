@@ -1,36 +1,76 @@
 """``decide``: check a command against the state and return the events it causes.
 
 A command is checked in order: the game is running, the seat is to act, the action fits
-the phase, and the rules allow it. A card played may complete a trick (TrickTaken), the
-last trick scores the hand (HandScored) and reveals the deal's key (DealKeyRevealed),
-and then either ends the game (GameEnded, revealing the seed) or deals the next hand.
+the phase, and the rules allow it. What follows by itself is then added until a seat
+must act again: the kitty going to the maker, the refills (reshuffling the discards
+when the stock runs short), a seat out of trump sitting out, a complete trick
+(TrickTaken), finishing a hand early, the hand's score (HandScored) and the deal's key
+(DealKeyRevealed), and then either the end of the game (GameEnded, revealing the seed)
+or the next deal, which after everyone passed or a misdeal is the same hand dealt again.
 """
 
 from __future__ import annotations
 
-from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
-from domain.bidding import check_bid, check_pass
-from domain.cards import SUITS
+from typing import Any
+
+from domain.actions import (
+    Claim, Command, DeclareMisdeal, DeclareTrump, Discard, MakeBid, Pass, PlayCard, PlayFaceDown,
+    RunIt, TakeSet,
+)
+from domain.bidding import check_bid, check_misdeal, check_pass, check_run, check_take_set
+from domain.cards import SUIT_NAMES, SUITS
+from domain.claims import claim_tricks, completion, points_decided
 from domain.context import DealSource
-from domain.dealing import next_deal
+from domain.dealing import next_deal, run_cards
+from domain.discarding import check_discard, next_draw
 from domain.errors import GameOverError, IllegalActionError, NotYourTurnError
 from domain.events import (
-    BidMade, BidPassed, CardPlayed, DealKeyRevealed, Event, GameEnded, TrickTaken, TrumpDeclared,
+    BidMade, BidPassed, CardPlayed, CardsDiscarded, CardsDrawn, DealerRan, DealerTookSet,
+    DealKeyRevealed, Event, FaceDownPlayed, GameEnded, HandClaimed, HandFinishedEarly, HandScored,
+    KittyTaken, MisdealDeclared, Revoked, SatOut, StockReshuffled, TrickTaken, TrumpDeclared,
 )
 from domain.evolve import evolve
-from domain.play import check_play, order_of
-from domain.scoring import settle_hand
-from domain.state import BIDDING, DECLARING, PLAYING, GameState, HandState
+from domain.play import check_face_down, check_play, has_trump, order_of
+from domain.scoring import Settlement, game_result, settle_hand
+from domain.state import (
+    BIDDING, DEALER_SET, DECLARING, DISCARDING, DRAWING, KITTY, PLAYING, REDEALING, SCORING,
+    GameState, HandState,
+)
 from domain.trumps import trick_winner
 
-_PHASE_OF = {MakeBid: BIDDING, Pass: BIDDING, DeclareTrump: DECLARING, PlayCard: PLAYING}
+_PHASE_OF: dict[type[Any], str] = {
+    MakeBid: BIDDING, Pass: BIDDING, TakeSet: BIDDING, RunIt: BIDDING, DeclareMisdeal: BIDDING,
+    DeclareTrump: DECLARING, Discard: DISCARDING, PlayCard: PLAYING, PlayFaceDown: PLAYING,
+    Claim: PLAYING,
+}
 _PHASE_WORDS = {
-    BIDDING: "the bidding", DECLARING: "the declaring of trump", PLAYING: "the play of the cards",
+    BIDDING: "the bidding", DECLARING: "the declaring of trump", DISCARDING: "the discarding",
+    PLAYING: "the play of the cards",
 }
 
 
-def check_command(state: GameState, command: Command) -> HandState:
-    """Raise an IllegalActionError unless ``command`` is allowed now; return the hand."""
+def check_declare(state: GameState, hand: HandState, seat: int, suit: str) -> None:
+    """Raise IllegalActionError unless ``seat`` may name ``suit`` as trump."""
+    if suit not in SUITS:
+        raise IllegalActionError(f"{suit!r} is not a suit")
+    if state.rules.need_suit and not any(card[1] == suit for card in hand.cards[seat]):
+        raise IllegalActionError(f"you hold no {SUIT_NAMES[suit]}, so you may not name them trump")
+
+
+def check_claim(state: GameState, hand: HandState, seat: int) -> Any:
+    """Raise IllegalActionError unless ``seat``'s claim is allowed and certain; return its tricks."""
+    if not state.rules.claims:
+        raise IllegalActionError("these rules do not allow claims")
+    if hand.table:
+        raise IllegalActionError("a claim is made when about to lead")
+    tricks = claim_tricks(state.rules, hand, seat)
+    if tricks is None:
+        raise IllegalActionError("the claim is not certain: the other side could still take a trick")
+    return tricks
+
+
+def check_command(state: GameState, command: Command) -> Any:
+    """Raise an IllegalActionError unless ``command`` is allowed now; return what deciding it needs."""
     if state.ended is not None:
         raise GameOverError("the game is over")
     hand = state.hand
@@ -46,55 +86,151 @@ def check_command(state: GameState, command: Command) -> HandState:
             f"this is {_PHASE_WORDS.get(hand.phase, hand.phase)}, not {_PHASE_WORDS[phase]}"
         )
     rules = state.rules
+    seat = command.seat
+    if isinstance(command, PlayCard):
+        return check_play(rules, hand, seat, command.card)
     if isinstance(command, MakeBid):
-        check_bid(rules, hand, command.seat, command.amount)
+        check_bid(rules, hand, seat, command.amount)
     elif isinstance(command, Pass):
-        check_pass(rules, hand, command.seat)
+        check_pass(rules, hand, seat)
     elif isinstance(command, DeclareTrump):
-        if command.suit not in SUITS:
-            raise IllegalActionError(f"{command.suit!r} is not a suit")
+        check_declare(state, hand, seat, command.suit)
+    elif isinstance(command, Discard):
+        return check_discard(rules, hand, seat, command.cards)
+    elif isinstance(command, PlayFaceDown):
+        check_face_down(rules, hand, seat, command.index)
+    elif isinstance(command, Claim):
+        return check_claim(state, hand, seat)
+    elif isinstance(command, TakeSet):
+        check_take_set(rules, hand, seat)
+    elif isinstance(command, RunIt):
+        check_run(rules, hand, seat)
     else:
-        check_play(rules, hand, command.seat, command.card)
-    return hand
+        check_misdeal(rules, hand, seat)
+    return None
 
 
 def decide(state: GameState, command: Command, source: DealSource) -> list[Event]:
     """Return the events ``command`` causes, or raise an IllegalActionError saying why not."""
-    check_command(state, command)
-    if isinstance(command, MakeBid):
-        return [BidMade(seat=command.seat, amount=command.amount)]
-    if isinstance(command, Pass):
-        return [BidPassed(seat=command.seat)]
-    if isinstance(command, DeclareTrump):
-        return [TrumpDeclared(seat=command.seat, suit=command.suit)]
-    return _play(state, command, source)
-
-
-def _play(state: GameState, command: PlayCard, source: DealSource) -> list[Event]:
-    events: list[Event] = [CardPlayed(seat=command.seat, card=command.card)]
-    state = evolve(state, events[0])
+    checked = check_command(state, command)
     hand = state.hand
     assert hand is not None
-    if len(hand.table) < state.rules.players:
-        return events
-    assert hand.leader is not None
-    winner = trick_winner(hand.table, order_of(state.rules, hand))
-    taken = TrickTaken(
-        trick=len(hand.tricks) + 1, leader=hand.leader, winner=winner,
-        cards=tuple(card for _, card in hand.table),
+    seat = command.seat
+    events: list[Event]
+    if isinstance(command, PlayCard):
+        events = [CardPlayed(seat=seat, card=command.card)]
+        if checked:
+            events.append(Revoked(seat=seat, card=command.card, trick=len(hand.tricks) + 1))
+    elif isinstance(command, MakeBid):
+        events = [BidMade(seat=seat, amount=command.amount)]
+    elif isinstance(command, Pass):
+        events = [BidPassed(seat=seat)]
+    elif isinstance(command, DeclareTrump):
+        events = [TrumpDeclared(seat=seat, suit=command.suit)]
+    elif isinstance(command, Discard):
+        events = [CardsDiscarded(seat=seat, cards=command.cards, done=bool(checked), deal=hand.deal)]
+    elif isinstance(command, PlayFaceDown):
+        card = hand.extra.blind[seat][command.index]
+        events = [FaceDownPlayed(seat=seat, index=command.index, card=card)]
+    elif isinstance(command, Claim):
+        events = [HandClaimed(seat=seat, tricks=checked)]
+    elif isinstance(command, TakeSet):
+        events = [DealerTookSet(seat=seat, amount=state.rules.min_bid)]
+    elif isinstance(command, RunIt):
+        events = [DealerRan(seat=seat, cards=run_cards(state.rules, hand.stock, hand.dealer), deal=hand.deal)]
+    else:
+        events = [MisdealDeclared(seat=seat)]
+    for event in events:
+        state = evolve(state, event)
+    return _follow(state, events, source)
+
+
+def _next(state: GameState, source: DealSource, misdeal: bool) -> list[Event]:
+    """Return the events that follow by themselves from ``state``, or [] when a seat must act."""
+    hand = state.hand
+    if hand is None or state.ended is not None:
+        return []
+    rules = state.rules
+    phase = hand.phase
+    if phase == PLAYING:
+        if hand.to_act is None:
+            assert hand.leader is not None
+            winner = trick_winner(hand.table, order_of(rules, hand))
+            return [TrickTaken(
+                trick=len(hand.tricks) + 1, leader=hand.leader, winner=winner,
+                cards=tuple(card for _, card in hand.table),
+            )]
+        if rules.trump_only and hand.trump is not None and not has_trump(rules, hand, hand.to_act):
+            return [SatOut(seat=hand.to_act)]
+        if rules.finish_early and hand.tricks and not hand.table and points_decided(rules, hand):
+            return [HandFinishedEarly(tricks=completion(rules, hand))]
+        return []
+    if phase == KITTY:
+        assert hand.maker is not None
+        return [KittyTaken(seat=hand.maker, cards=hand.extra.kitty, deal=hand.deal)]
+    if phase == DRAWING:
+        draw = next_draw(rules, hand)
+        assert draw is not None
+        seat, count = draw
+        if count > len(hand.stock):
+            discards = tuple(card for pile in hand.extra.discards for card in pile)
+            return [StockReshuffled(cards=source.reshuffle(hand.deal, hand.extra.reshuffles + 1, discards), deal=hand.deal)]
+        return [CardsDrawn(seat=seat, cards=hand.stock[:count], deal=hand.deal)]
+    if phase == SCORING:
+        return _finish_hand(state, hand, source, settle_hand(state, hand))
+    if phase == DEALER_SET:
+        return _finish_hand(state, hand, source, _dealer_set(state, hand))
+    if phase == REDEALING:
+        return _redeal(state, hand, source, misdeal)
+    return []
+
+
+def _follow(state: GameState, events: list[Event], source: DealSource) -> list[Event]:
+    misdeal = isinstance(events[0], MisdealDeclared)
+    while True:
+        more = _next(state, source, misdeal)
+        if not more:
+            return events
+        for event in more:
+            state = evolve(state, event)
+        events.extend(more)
+
+
+def _dealer_set(state: GameState, hand: HandState) -> Settlement:
+    """Return the score of a stuck dealer taking a set of the minimum bid (000 "Stick the dealer")."""
+    rules = state.rules
+    assert hand.maker is not None and hand.high_bid is not None
+    makers = rules.side_of(hand.maker)
+    changes = tuple(-hand.high_bid if side == makers else 0 for side in range(rules.sides))
+    scores = tuple(s + c for s, c in zip(state.scores, changes))
+    scored = HandScored(
+        hand=hand.number, maker=hand.maker, makers=makers, bid=hand.high_bid, trump="", points=(),
+        game_points=(), taken=(0,) * rules.sides, bid_made=False, changes=changes, scores=scores,
     )
-    events.append(taken)
-    state = evolve(state, taken)
-    hand = state.hand
-    assert hand is not None
-    if hand.to_act is None:
-        events.extend(_finish_hand(state, hand, source))
+    result = game_result(rules, scores)
+    if result is None:
+        return Settlement(scored, over=False, winner=None, reason="")
+    return Settlement(scored, over=True, winner=result[0], reason=result[1])
+
+
+def _redeal(state: GameState, hand: HandState, source: DealSource, misdeal: bool) -> list[Event]:
+    """Deal the same hand again after everyone passed (003 "Auction pitch") or a misdeal (000)."""
+    rules = state.rules
+    events: list[Event] = [DealKeyRevealed(deal=hand.deal, key=source.key(hand.deal))]
+    start = state.start
+    assert start is not None
+    if hand.deal >= start.chain_length:
+        events.append(GameEnded(winner=None, reason="deal-limit", scores=state.scores, seed=source.seed()))
+        return events
+    dealer = hand.dealer
+    if not misdeal and rules.all_pass_redeal == "next-dealer":
+        dealer = (dealer + 1) % rules.players
+    events.append(next_deal(rules, source, dealer, hand=hand.number, deal=hand.deal + 1))
     return events
 
 
-def _finish_hand(state: GameState, hand: HandState, source: DealSource) -> list[Event]:
+def _finish_hand(state: GameState, hand: HandState, source: DealSource, settled: Settlement) -> list[Event]:
     rules = state.rules
-    settled = settle_hand(state, hand)
     scored = settled.scored
     events: list[Event] = [scored, DealKeyRevealed(deal=hand.deal, key=source.key(hand.deal))]
     if settled.over:

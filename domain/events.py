@@ -38,7 +38,11 @@ class GameStarted:
 
 @dataclass(frozen=True, slots=True)
 class HandDealt:
-    """The dealer dealt these cards; ``deal`` counts every deal of the game from 1."""
+    """The dealer dealt these cards; ``deal`` counts every deal of the game from 1.
+
+    ``stock`` is the undealt rest in order (refills draw from its front), ``kitty`` the
+    maker's kitty and ``blind`` each seat's face-down row (001 "Fish Pitch").
+    """
 
     hand: int
     deal: int
@@ -46,6 +50,7 @@ class HandDealt:
     cards: tuple[tuple[str, ...], ...]
     stock: tuple[str, ...] = ()
     kitty: tuple[str, ...] = ()
+    blind: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +82,115 @@ class CardPlayed:
 
     seat: int
     card: str
+
+
+@dataclass(frozen=True, slots=True)
+class FaceDownPlayed:
+    """A seat played the face-down card at ``index`` of its row, revealed as ``card`` (001 "Fish Pitch")."""
+
+    seat: int
+    index: int
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class MisdealDeclared:
+    """A seat dealt only low cards declared a misdeal; the hand is dealt again (000 "Misdeal")."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealerRan:
+    """The dealer ran it: each seat was dealt these further cards from the stock (000 "Dealer can run it")."""
+
+    seat: int
+    cards: tuple[tuple[str, ...], ...]
+    deal: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class DealerTookSet:
+    """Stuck with everyone else passed, the dealer took a set of ``amount`` instead of bidding (000 "Stick the dealer")."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class KittyTaken:
+    """The maker took the kitty into their hand."""
+
+    seat: int
+    cards: tuple[str, ...]
+    deal: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDiscarded:
+    """A seat discarded these cards face down; ``done`` when it has finished discarding."""
+
+    seat: int
+    cards: tuple[str, ...]
+    done: bool = True
+    deal: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StockReshuffled:
+    """The stock ran short: the discards were shuffled and put under it, in this order (000 "Discarding")."""
+
+    cards: tuple[str, ...]
+    deal: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDrawn:
+    """A seat was given these cards from the front of the stock."""
+
+    seat: int
+    cards: tuple[str, ...]
+    deal: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SatOut:
+    """A seat out of trump sits out the rest of the hand (000 "Play with trump only")."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Revoked:
+    """The card just played broke the rule of following suit and stands as a revoke (003 "Auction pitch")."""
+
+    seat: int
+    card: str
+    trick: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrickPlays:
+    """A trick completed without being played card by card: its leader, winner and plays in order."""
+
+    leader: int
+    winner: int
+    plays: tuple[tuple[int, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandClaimed:
+    """A seat claimed the remaining tricks and the claim was certain; these tricks complete the hand."""
+
+    seat: int
+    tricks: tuple[TrickPlays, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandFinishedEarly:
+    """No card left could change a point, so the hand was completed with these tricks (000 "Finish hand early")."""
+
+    tricks: tuple[TrickPlays, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +283,8 @@ class GameEnded:
 Event = Union[
     GameStarted, HandDealt, BidMade, BidPassed, TrumpDeclared, CardPlayed,
     TrickTaken, HandScored, DealKeyRevealed, GameEnded,
+    FaceDownPlayed, MisdealDeclared, DealerRan, DealerTookSet, KittyTaken, CardsDiscarded,
+    StockReshuffled, CardsDrawn, SatOut, Revoked, HandClaimed, HandFinishedEarly,
 ]
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -176,5 +292,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
     for cls in (
         GameStarted, HandDealt, BidMade, BidPassed, TrumpDeclared, CardPlayed,
         TrickTaken, HandScored, DealKeyRevealed, GameEnded,
+        FaceDownPlayed, MisdealDeclared, DealerRan, DealerTookSet, KittyTaken, CardsDiscarded,
+        StockReshuffled, CardsDrawn, SatOut, Revoked, HandClaimed, HandFinishedEarly,
     )
 }

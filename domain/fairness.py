@@ -10,6 +10,10 @@ The algorithm "pitch-deal/hmac-sha256-fisher-yates/v1":
 - The deck order is an unbiased Fisher-Yates shuffle of the rules' cards (in the order of
   ``domain.cards.standard_deck``) drawing 32-bit words from ``HMAC-SHA256(k(i), "deck" ||
   counter)`` and rejecting words at or above the largest multiple of the range.
+- When the stock runs short while refilling hands, the discards are reshuffled: the
+  ``n``-th reshuffle of deal ``i`` shuffles them (in the order they were discarded) the
+  same way with the key ``HMAC-SHA256(k(i), "reshuffle" || n)`` (n as 8 bytes, big-endian),
+  so it is fixed by the deal's key and checkable once that key is revealed.
 - The first dealer is drawn the same way from ``HMAC-SHA256(S, "first-dealer" || counter)``.
 - A client-chosen seed text becomes ``S = SHA256("pitch/client-seed/v1:" + text)``; such a
   game is marked ``seed_source: "client"`` and is reproducible, not fair.
@@ -90,6 +94,11 @@ def shuffle(key: bytes, cards: Sequence[T]) -> tuple[T, ...]:
     return tuple(order)
 
 
+def reshuffle_key(key: bytes, count: int) -> bytes:
+    """Return the key that orders the ``count``-th reshuffle of a deal's discards."""
+    return hmac.new(key, b"reshuffle" + count.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
 def first_dealer(seed: bytes, players: int) -> int:
     """Return the first dealer drawn from the seed."""
     return _below(_words(seed, b"first-dealer"), players)
@@ -111,6 +120,10 @@ class SeededDeals:
     def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
         """Return the deck order of deal ``deal``."""
         return shuffle(self._key(deal), cards)
+
+    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        """Return the discards of deal ``deal`` in the order of its ``count``-th reshuffle."""
+        return shuffle(reshuffle_key(self._key(deal), count), cards)
 
     def key(self, deal: int) -> str:
         """Return the key of deal ``deal`` in hex."""

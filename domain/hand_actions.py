@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard, action_of
+from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard, PlayFaceDown, action_of
 from domain.decide import decide
 from domain.errors import PitchError
 from domain.events import (
-    BidMade, BidPassed, CardPlayed, DealKeyRevealed, Event, GameEnded, GameStarted, HandDealt,
-    HandScored, TrickTaken, TrumpDeclared,
+    BidMade, BidPassed, CardPlayed, CardsDrawn, DealKeyRevealed, Event, FaceDownPlayed, GameEnded,
+    GameStarted, HandDealt, HandFinishedEarly, HandScored, KittyTaken, Revoked, SatOut,
+    StockReshuffled, TrickTaken, TrumpDeclared,
 )
 from domain.evolve import evolve
 from domain.legal import legal_commands
@@ -25,6 +26,7 @@ from domain.state import GameState
 
 _NOT_ACTIONS: tuple[type[Any], ...] = (
     GameStarted, HandDealt, TrickTaken, HandScored, DealKeyRevealed, GameEnded,
+    KittyTaken, StockReshuffled, CardsDrawn, SatOut, Revoked, HandFinishedEarly,
 )
 
 
@@ -32,6 +34,9 @@ class _NoDeals:
     """A deal source for trying commands: nothing it returns is ever kept."""
 
     def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        return cards
+
+    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
         return cards
 
     def key(self, deal: int) -> str:
@@ -51,6 +56,8 @@ def command_of(event: Event, state: GameState) -> Command | None:
         return DeclareTrump(event.seat, event.suit)
     if isinstance(event, CardPlayed):
         return PlayCard(event.seat, event.card)
+    if isinstance(event, FaceDownPlayed):
+        return PlayFaceDown(event.seat, event.index)
     if isinstance(event, _NOT_ACTIONS):
         return None
     return find_command(event, state)

@@ -1,17 +1,33 @@
 """``legal_actions``: every action a seat may take now, exactly as a client posts it.
 
 The list is built from the same checks ``decide`` applies, so an action is listed if and
-only if ``decide`` accepts it.
+only if ``decide`` accepts it (a discard's cards may be posted in any order).
 """
 
 from __future__ import annotations
 
-from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
-from domain.bidding import bid_amounts, check_pass
+from typing import Callable
+
+from domain.actions import (
+    Claim, Command, DeclareMisdeal, DeclareTrump, Discard, MakeBid, Pass, PlayCard, PlayFaceDown,
+    RunIt, TakeSet,
+)
+from domain.bidding import bid_amounts, check_misdeal, check_pass, check_run, check_take_set
 from domain.cards import SUITS
+from domain.claims import claim_tricks
+from domain.discarding import discard_actions
 from domain.errors import IllegalActionError
-from domain.play import is_playable
-from domain.state import BIDDING, DECLARING, PLAYING, GameState
+from domain.play import face_down_left, is_playable
+from domain.rules import Rules
+from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState, HandState
+
+
+def _allowed(check: Callable[[Rules, HandState, int], None], rules: Rules, hand: HandState, seat: int) -> bool:
+    try:
+        check(rules, hand, seat)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def legal_commands(state: GameState, seat: int) -> list[Command]:
@@ -22,14 +38,28 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
     rules = state.rules
     if hand.phase == BIDDING:
         commands: list[Command] = [MakeBid(seat, amount) for amount in bid_amounts(rules, hand, seat)]
-        try:
-            check_pass(rules, hand, seat)
-            commands.append(Pass(seat))
-        except IllegalActionError:
-            pass
+        for check, command in (
+            (check_pass, Pass(seat)), (check_take_set, TakeSet(seat)), (check_run, RunIt(seat)),
+            (check_misdeal, DeclareMisdeal(seat)),
+        ):
+            if _allowed(check, rules, hand, seat):
+                commands.append(command)
         return commands
     if hand.phase == DECLARING:
-        return [DeclareTrump(seat, suit) for suit in SUITS]
+        held = hand.cards[seat]
+        return [
+            DeclareTrump(seat, suit) for suit in SUITS
+            if not rules.need_suit or any(card[1] == suit for card in held)
+        ]
+    if hand.phase == DISCARDING:
+        return [Discard(seat, cards) for cards in discard_actions(rules, hand, seat)]
     if hand.phase == PLAYING:
-        return [PlayCard(seat, card) for card in hand.cards[seat] if is_playable(rules, hand, seat, card)]
+        plays: list[Command] = [
+            PlayCard(seat, card) for card in hand.cards[seat] if is_playable(rules, hand, seat, card)
+        ]
+        if rules.blind_cards and hand.tricks:
+            plays += [PlayFaceDown(seat, index) for index in face_down_left(hand, seat)]
+        if rules.claims and not hand.table and claim_tricks(rules, hand, seat) is not None:
+            plays.append(Claim(seat))
+        return plays
     return []

@@ -1,14 +1,22 @@
-"""Which card a seat may play (000 "Play" and "Playing": Leading, Following suit).
+"""Which card a seat may play (000 "Play" and "Playing"; 001 "Fish Pitch"; 003 "Auction pitch").
 
-The maker leads first and, under ``first_lead = "trump"``, must lead a trump when
-holding one. A player holding the suit led must play that suit or a trump
-("suit-or-trump", the default) or, under the stricter options, must follow suit; when
-void, anything goes, unless the table makes a void player trump when able.
+Leading (``first_lead``): the first lead of the hand must be a trump when holding one
+("trump"), any card may be led ("any"), or trump may not be led until a trump has been
+played unless holding only trumps ("trump-broken"). Where trump is set by the first lead
+(pitching) that lead may be any card but a joker, which names no suit; by option a joker
+may not be led to the first trick at all (003). Following (``following``): a player
+holding the suit led must play that suit or a trump ("suit-or-trump", the default) or,
+under the stricter options, must follow suit; when void, anything goes, unless the table
+makes a void player trump when able. Under ``trump_only`` only trumps are played. Under
+``revoke = "penalty"`` a play that breaks the following rule stands and is a revoke.
+From the second trick a Fish Pitch player may play a face-down card instead (001).
 """
 
 from __future__ import annotations
 
-from domain.cards import card_name, SUIT_NAMES
+from typing import Sequence
+
+from domain.cards import card_name, is_joker, SUIT_NAMES
 from domain.errors import IllegalActionError
 from domain.rules import Rules
 from domain.state import HandState
@@ -21,32 +29,79 @@ def order_of(rules: Rules, hand: HandState) -> TrumpOrder:
     return trump_order(rules, hand.trump)
 
 
-def check_play(rules: Rules, hand: HandState, seat: int, card: str) -> None:
-    """Raise IllegalActionError unless ``seat`` may play ``card`` now, saying why."""
+def is_trump_broken(order: TrumpOrder, hand: HandState) -> bool:
+    """Tell whether a trump has been played in an earlier trick or on the table."""
+    return any(order.is_trump(card) for t in hand.tricks for _, card in t.plays) or any(
+        order.is_trump(card) for _, card in hand.table
+    )
+
+
+def lead_error(
+    rules: Rules, order: TrumpOrder, held: Sequence[str], card: str, first_trick: bool, broken: bool,
+) -> str | None:
+    """Return why ``card`` may not be led, None when it may."""
+    trump_name = SUIT_NAMES[order.suit]
+    if rules.trump_only and not order.is_trump(card):
+        return f"only trumps ({trump_name}) are played"
+    if first_trick and not rules.joker_first_lead and is_joker(card):
+        if any(not is_joker(c) for c in held):
+            return "a joker may not be led to the first trick"
+    if rules.first_lead == "trump" and first_trick and not order.is_trump(card):
+        if any(order.is_trump(c) for c in held):
+            return f"the first lead of the hand must be a trump ({trump_name})"
+    if rules.first_lead == "trump-broken" and order.is_trump(card) and not broken:
+        if any(not order.is_trump(c) for c in held):
+            return f"trump ({trump_name}) may not be led until a trump has been played"
+    return None
+
+
+def follow_error(
+    rules: Rules, order: TrumpOrder, held: Sequence[str], card: str, led_card: str,
+) -> str | None:
+    """Return why ``card`` breaks the rule of following ``led_card``, None when it does not."""
+    if rules.trump_only:
+        if not order.is_trump(card):
+            return f"only trumps ({SUIT_NAMES[order.suit]}) are played"
+        return None
+    led = order.suit_of(led_card)
+    if order.suit_of(card) == led:
+        return None
+    led_name = SUIT_NAMES.get(led, led)
+    if any(order.suit_of(c) == led for c in held):
+        if rules.following.startswith("suit-or-trump"):
+            if order.is_trump(card):
+                return None
+            return f"you hold {led_name} and must follow suit or play a trump"
+        return f"you hold {led_name} and must follow suit"
+    if rules.following.endswith("must-trump") and not order.is_trump(card):
+        if any(order.is_trump(c) for c in held):
+            return f"you have no {led_name}, so you must play a trump ({SUIT_NAMES[order.suit]})"
+    return None
+
+
+def check_play(rules: Rules, hand: HandState, seat: int, card: str) -> bool:
+    """Raise IllegalActionError unless ``seat`` may play ``card`` now; return whether it is a revoke."""
     held = hand.cards[seat]
     if card not in held:
         raise IllegalActionError(f"you do not hold {card_name(card)}")
-    order = order_of(rules, hand)
-    trump_name = SUIT_NAMES[order.suit]
+    if hand.trump is None:
+        if is_joker(card):
+            raise IllegalActionError("the first lead sets trump, and a joker names no suit")
+        return False
+    order = trump_order(rules, hand.trump)
     if not hand.table:
-        if not hand.tricks and rules.first_lead == "trump" and not order.is_trump(card):
-            if any(order.is_trump(c) for c in held):
-                raise IllegalActionError(f"the first lead of the hand must be a trump ({trump_name})")
-        return
-    led = order.suit_of(hand.table[0][1])
-    if order.suit_of(card) == led:
-        return
-    holds_led = any(order.suit_of(c) == led for c in held)
-    led_name = SUIT_NAMES.get(led, led)
-    if holds_led:
-        if order.is_trump(card) and rules.following.startswith("suit-or-trump"):
-            return
-        if rules.following.startswith("suit-or-trump"):
-            raise IllegalActionError(f"you hold {led_name} and must follow suit or play a trump")
-        raise IllegalActionError(f"you hold {led_name} and must follow suit")
-    if rules.following.endswith("must-trump") and not order.is_trump(card):
-        if any(order.is_trump(c) for c in held):
-            raise IllegalActionError(f"you have no {led_name}, so you must play a trump ({trump_name})")
+        first = not hand.tricks
+        broken = rules.first_lead == "trump-broken" and is_trump_broken(order, hand)
+        error = lead_error(rules, order, held, card, first, broken)
+        if error:
+            raise IllegalActionError(error)
+        return False
+    error = follow_error(rules, order, held, card, hand.table[0][1])
+    if error is None:
+        return False
+    if rules.revoke == "penalty" and not rules.trump_only:
+        return True
+    raise IllegalActionError(error)
 
 
 def is_playable(rules: Rules, hand: HandState, seat: int, card: str) -> bool:
@@ -56,3 +111,26 @@ def is_playable(rules: Rules, hand: HandState, seat: int, card: str) -> bool:
     except IllegalActionError:
         return False
     return True
+
+
+def face_down_left(hand: HandState, seat: int) -> tuple[int, ...]:
+    """Return the positions of ``seat``'s face-down cards not yet played."""
+    if not hand.extra.blind:
+        return ()
+    return tuple(i for i, card in enumerate(hand.extra.blind[seat]) if card)
+
+
+def check_face_down(rules: Rules, hand: HandState, seat: int, index: int) -> None:
+    """Raise IllegalActionError unless ``seat`` may play its face-down card at ``index`` now."""
+    if not rules.blind_cards:
+        raise IllegalActionError("these rules deal no face-down cards")
+    if not hand.tricks:
+        raise IllegalActionError("face-down cards may be played from the second trick on")
+    if index not in face_down_left(hand, seat):
+        raise IllegalActionError(f"you have no face-down card at position {index}")
+
+
+def has_trump(rules: Rules, hand: HandState, seat: int) -> bool:
+    """Tell whether ``seat`` holds a trump (trump declared)."""
+    order = order_of(rules, hand)
+    return any(order.is_trump(c) for c in hand.cards[seat])

@@ -113,7 +113,75 @@ OPTIONS: tuple[OptionSpec, ...] = (
     # --- dealing ---------------------------------------------------------------------
     OptionSpec("hand_size", 6, "Cards dealt to each player.", "000 'Dealing' (Number of cards: 5 to 13)", minimum=5, maximum=13),
     OptionSpec("deal_packet", 3, "Cards given to each player at a time while dealing, clockwise from the dealer's left.", "001 'How to Play Pitch' (three card packets)", minimum=1, maximum=13),
+    OptionSpec(
+        "kitty_size", 0,
+        "Cards dealt face down to a kitty that goes to the maker (0: no kitty). The maker then discards "
+        "back to the hand's size for play.",
+        "000 'Dealing' (Kitty: 2 to 6 cards that goes to the maker); 000 'Preset Game Rules' (Smear 4 point: "
+        "3 cards to a kitty; King Pedro and Eighty-three: the winning bidder receives the kitty)",
+        minimum=0, maximum=6,
+    ),
+    OptionSpec(
+        "kitty_when", "before-trump",
+        "When the maker takes the kitty: before naming trump (Eighty-three: receives the kitty then declares "
+        "trump) or after it.",
+        "000 'Preset Game Rules' (Eighty-three; King Pedro)",
+        choices=("before-trump", "after-trump"),
+    ),
+    OptionSpec(
+        "blind_cards", 0,
+        "Face-down cards dealt to each player before the hand, seen by nobody, not even their owner; from "
+        "the second trick a player may play one of them instead of a card from the hand (0: none).",
+        "001 'Fish Pitch' (a row of 6 face-down cards)",
+        minimum=0, maximum=6,
+    ),
+    OptionSpec(
+        "misdeal", "none",
+        "A player dealt only low cards may declare a misdeal on their first turn to bid, and the same "
+        "dealer deals again: none, or the low ranks 2-10, 2-9, 3-9 or 4-9.",
+        "000 'Bidding' (Misdeal)",
+        choices=("none", "2-10", "2-9", "3-9", "4-9"),
+    ),
+    OptionSpec(
+        "dealer_can_run", False,
+        "At the dealer's turn in the first round of bidding the dealer may 'run it': three more cards are "
+        "dealt to each player and the bidding goes round once more from the dealer's left; players must bid "
+        "higher or pass, the dealer may equal, and the dealer may not pass when everyone else has.",
+        "000 'Bidding' (Dealer can run it)",
+    ),
     # --- bidding ---------------------------------------------------------------------
+    OptionSpec(
+        "bidding", "one-round",
+        "one-round: each player from the dealer's left bids or passes once; rounds: bidding goes round "
+        "until all but one have passed, and a player who passed may not re-enter; none: no auction, the "
+        "player left of the dealer is the maker (with a bid of 0, so nobody is set).",
+        "000 'Bidding' (Bidding: single round, multiple rounds, disabled); 000 'Preset Game Rules' (Team, "
+        "Solo, Smear 5 point, King Pedro); 003 'Pitch or blind all fours'",
+        choices=("one-round", "rounds", "none"),
+    ),
+    OptionSpec(
+        "trump_by", "declared",
+        "How trump is set: declared by the maker, or by the suit of the maker's first lead (pitching; a "
+        "joker may then not be led first).",
+        "000 'Pitch Rules' (the maker will choose the trump suit); 001 'How to Play Pitch' (the first card "
+        "led by the high bidder determines trump); 003 'Pitch or blind all fours' (pitching)",
+        choices=("declared", "first-lead"),
+    ),
+    OptionSpec(
+        "stick_dealer", "bid",
+        "When everyone else has passed: bid (the dealer must bid at least the minimum); bid-or-set (the "
+        "dealer may instead take a set of the minimum bid, and the hand is not played); off (the dealer may "
+        "pass too, and the hand is dealt again).",
+        "000 'Bidding' (Stick the dealer; optionally take a set for the minimum bid); 003 'Auction pitch' "
+        "(if no player bids, the deal is abandoned)",
+        choices=("bid", "bid-or-set", "off"),
+    ),
+    OptionSpec(
+        "all_pass_redeal", "same-dealer",
+        "Who deals again when every player passed: the same dealer, or the next.",
+        "003 'Auction pitch' (the same dealer deals again); 002 '10-point Pitch' (the hand is redealt)",
+        choices=("same-dealer", "next-dealer"),
+    ),
     OptionSpec("min_bid", 2, "The lowest bid.", "000 'Bidding' (minimum bid of 2)", minimum=1, maximum=99),
     OptionSpec("max_bid", 4, "The highest bid.", "000 'Scoring' (4 points possible); 001 (the highest bid is four)", minimum=1, maximum=99),
     OptionSpec(
@@ -149,13 +217,100 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "A moon (smudge) bid wins the auction at once: no later bid, not even the dealer's steal, takes it.",
         "001 'How to Play Pitch' (unless the high bid was four, called Smudge); 004 'Smudge' (sealed)",
     ),
+    OptionSpec(
+        "need_suit", False,
+        "The maker may name as trump only a suit of which they hold a card.",
+        "000 'Bidding' (Need suit to choose it)",
+    ),
+    OptionSpec(
+        "nine_five", False,
+        "A player holding a nine and two more cards of one suit must bid at least 9 unless the bidding has "
+        "already reached 9 (needs the nine of trump worth 9 points).",
+        "000 'Bidding' (a 9 and 2+ cards in a suit); 000 'Preset Game Rules' (Nine-five (Connecticut))",
+    ),
     # --- discarding ------------------------------------------------------------------
+    OptionSpec(
+        "discarding", "none",
+        "After trump is set: none; all-nontrump (each player must discard every non-trump); choose-nontrump "
+        "(may choose among non-trumps); choose-any (may choose among all cards); down-to-six (choose "
+        "non-trumps, discarding down to 'refill_to' cards, and trump only when holding more trumps than "
+        "that). Hands are then refilled from the stock, clockwise from the dealer's left; when the stock "
+        "runs short the discards are shuffled and dealt.",
+        "000 'Discarding'; 000 'Preset Game Rules' (7 to 13 point, Pedro, King Pedro); 002 '10-point Pitch'; "
+        "001 'Nine Card Pitch'",
+        choices=("none", "all-nontrump", "choose-nontrump", "choose-any", "down-to-six"),
+    ),
+    OptionSpec(
+        "refill_to", 6,
+        "How many cards each hand holds for play after discarding and refilling.",
+        "000 'Discarding' (a full six-card hand); 001 'Nine Card Pitch' (replenish to nine)",
+        minimum=1, maximum=13,
+    ),
+    OptionSpec(
+        "refill", "everyone",
+        "everyone: all players are refilled; dealer-takes-rest or maker-takes-rest: that player is not "
+        "refilled with the others but takes all the rest of the stock, then discards down to 'refill_to'.",
+        "000 'Discarding' (Refilling); 000 'Preset Game Rules' (Smear 10 point, Nine-five, Pedro); "
+        "002 '10-point Pitch'",
+        choices=("everyone", "dealer-takes-rest", "maker-takes-rest"),
+    ),
+    OptionSpec(
+        "discard_trump_points", True,
+        "Whether trump cards that score by themselves (ace, jack, ten, off-cards, jokers, and the 3, 5 "
+        "and 9 where they are worth points) may be discarded.",
+        "000 'Discarding' (Discarding trump point cards)",
+    ),
+    OptionSpec(
+        "max_discards", 0,
+        "The most cards a player may discard (0: no limit).",
+        "000 'Discarding' (Maximum allowed discards); 001 'Nine Card Pitch' (up to four cards)",
+        minimum=0, maximum=13,
+    ),
     # --- play ------------------------------------------------------------------------
     OptionSpec(
+        "first_leader", "maker",
+        "Who leads the first trick: the maker, or the player to the maker's left.",
+        "000 'Playing' (Initial leader); 000 'Preset Game Rules' (Nine-five (Connecticut))",
+        choices=("maker", "maker-left"),
+    ),
+    OptionSpec(
         "first_lead", "trump",
-        "What the maker may lead to the first trick: a trump (when holding one) or any card.",
+        "Leading: trump (the first lead of the hand must be a trump, when holding one); any (any suit "
+        "may be led at any time); trump-broken (trump may not be led until a trump has been played, "
+        "unless holding only trumps).",
         "000 'Play' (must lead a card from the trump suit); 000 'Playing' (Leading)",
-        choices=("trump", "any"),
+        choices=("trump", "any", "trump-broken"),
+    ),
+    OptionSpec(
+        "joker_first_lead", True,
+        "Whether a joker may be led to the first trick of a hand.",
+        "003 'Common minor variations' (jokers are not allowed to be led in the first trick)",
+    ),
+    OptionSpec(
+        "trump_only", False,
+        "Only trumps are played: players must lead and follow with trump; a player out of trump sits out "
+        "for the rest of the hand, which ends when every trump held has been played.",
+        "000 'Playing' (Play with trump only); 000 'Preset Game Rules' (Pidro); 002 '10-point Pitch'",
+    ),
+    OptionSpec(
+        "finish_early", False,
+        "Skip the remaining tricks once no card left can change a point (no trump and no card worth game "
+        "points remains); they are completed automatically.",
+        "000 'Playing' (Finish hand early when all points taken)",
+    ),
+    OptionSpec(
+        "claims", False,
+        "A player about to lead may claim the remaining tricks; the claim is accepted only when their side "
+        "is certain to take every remaining trick however the others play.",
+        "000 'Frequently Asked Questions' (What does claim mean?)",
+    ),
+    OptionSpec(
+        "revoke", "refused",
+        "A play that breaks the rule of following suit: refused, or allowed to stand and recorded as a "
+        "revoke, for which the revoking side is set back by the bid.",
+        "003 'Auction pitch' (a player who can follow suit but discards another non-trump suit is punished "
+        "for the revoke)",
+        choices=("refused", "penalty"),
     ),
     OptionSpec(
         "following", "suit-or-trump",
@@ -393,7 +548,16 @@ class Rules:
     # dealing
     hand_size: int = 6
     deal_packet: int = 3
+    kitty_size: int = 0
+    kitty_when: str = "before-trump"
+    blind_cards: int = 0
+    misdeal: str = "none"
+    dealer_can_run: bool = False
     # bidding
+    bidding: str = "one-round"
+    trump_by: str = "declared"
+    stick_dealer: str = "bid"
+    all_pass_redeal: str = "same-dealer"
     min_bid: int = 2
     max_bid: int = 4
     dealer_can_steal: str = "never"
@@ -401,10 +565,23 @@ class Rules:
     moon_bid: str = "maximum"
     moon_failure: str = "minus-bid"
     smudge_sealed: bool = False
+    need_suit: bool = False
+    nine_five: bool = False
     # discarding
+    discarding: str = "none"
+    refill_to: int = 6
+    refill: str = "everyone"
+    discard_trump_points: bool = True
+    max_discards: int = 0
     # play
+    first_leader: str = "maker"
     first_lead: str = "trump"
+    joker_first_lead: bool = True
     following: str = "suit-or-trump"
+    trump_only: bool = False
+    finish_early: bool = False
+    claims: bool = False
+    revoke: str = "refused"
     # scoring
     low_point: str = "capturer"
     game_point: str = "game"
@@ -486,14 +663,7 @@ def check_rules(rules: Rules) -> Rules:
             "at least two sides must play",
             ("players", "side_size"),
         )
-    deck = rules.deck_size
-    if rules.players * rules.hand_size > deck:
-        raise RulesError(
-            f"options 'players' ({rules.players}) and 'hand_size' ({rules.hand_size}) contradict: "
-            f"{rules.players * rules.hand_size} cards do not fit in a {deck}-card deck "
-            "(options 'removed_ranks' and 'jokers')",
-            ("players", "hand_size", "removed_ranks", "jokers"),
-        )
+    _check_flow(rules)
     if rules.joker_place == "below-two" and rules.jokers != 1:
         raise RulesError(
             f"options 'joker_place' ('below-two') and 'jokers' ({rules.jokers}) contradict: "
@@ -546,6 +716,62 @@ def _check_scoring(rules: Rules) -> None:
                 f"options '{name}' ({value!r}) and 'game_over' ('hands') contradict: "
                 "that rule is about reaching the target score, which a game of a number of hands does not use",
                 (name, "game_over"),
+            )
+
+
+def _contradict(a: str, b: str, rules: Rules, why: str) -> RulesError:
+    return RulesError(
+        f"options '{a}' ({getattr(rules, a)!r}) and '{b}' ({getattr(rules, b)!r}) contradict: {why}", (a, b),
+    )
+
+
+def _check_flow(rules: Rules) -> None:
+    """Raise RulesError when dealing, bidding, discarding or play options contradict each other."""
+    deck = rules.deck_size
+    per_seat = rules.hand_size + rules.blind_cards + (3 if rules.dealer_can_run else 0)
+    needed = rules.players * per_seat + rules.kitty_size
+    if needed > deck:
+        raise RulesError(
+            f"options 'players' ({rules.players}) and 'hand_size' ({rules.hand_size}) contradict: "
+            f"{needed} cards do not fit in a {deck}-card deck "
+            "(options 'removed_ranks', 'jokers', 'kitty_size', 'blind_cards' and 'dealer_can_run')",
+            ("players", "hand_size", "removed_ranks", "jokers", "kitty_size", "blind_cards", "dealer_can_run"),
+        )
+    trump_modes = ("all-nontrump", "choose-nontrump", "down-to-six")
+    if rules.trump_by == "first-lead":
+        if rules.discarding in trump_modes:
+            raise _contradict("discarding", "trump_by", rules, "discarding by trump needs trump named before the play")
+        if rules.kitty_size and rules.kitty_when == "after-trump":
+            raise _contradict("kitty_when", "trump_by", rules, "trump is set by the first lead, after the kitty is taken")
+        if rules.need_suit:
+            raise _contradict("need_suit", "trump_by", rules, "nobody names trump when the first lead sets it")
+        if rules.first_leader != "maker":
+            raise _contradict("first_leader", "trump_by", rules, "the maker pitches trump by leading first")
+    if rules.refill != "everyone" and rules.discarding == "none":
+        raise _contradict("refill", "discarding", rules, "without discarding nobody is refilled")
+    if rules.discarding != "none" and rules.max_discards:
+        least = rules.hand_size + rules.kitty_size - rules.refill_to
+        if rules.max_discards < least:
+            raise _contradict(
+                "max_discards", "refill_to", rules,
+                f"the maker must discard {least} cards to come down to {rules.refill_to}",
+            )
+    if rules.bidding == "none":
+        for name in ("dealer_can_run", "nine_five", "kitty_size"):
+            if getattr(rules, name):
+                raise _contradict(name, "bidding", rules, "it needs an auction")
+        if rules.misdeal != "none":
+            raise _contradict("misdeal", "bidding", rules, "a misdeal is declared on a turn to bid")
+    if rules.blind_cards and rules.trump_only:
+        raise _contradict("blind_cards", "trump_only", rules, "a face-down card cannot be known to be a trump")
+    if rules.nine_five:
+        if rules.max_bid < 9:
+            raise _contradict("nine_five", "max_bid", rules, "the nine-five rule forces a bid of 9")
+        # The scoring option 'nine_point' (the nine of trump worth 9) may not exist yet; absent, allow it.
+        if not getattr(rules, "nine_point", True):
+            raise RulesError(
+                "options 'nine_five' and 'nine_point' contradict: the nine of trump must be worth 9 points",
+                ("nine_five", "nine_point"),
             )
 
 

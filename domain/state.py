@@ -2,8 +2,12 @@
 
 State is immutable: ``GameState`` holds what lasts across hands (rules, seats, scores,
 the outcome) and ``HandState`` what one deal holds (cards, bids, trump, tricks).
-Phases: "bidding", "declaring", "playing", "scoring" (a transient between the last
-trick and HandScored inside one command), "scored" and, for the game, "ended".
+Phases: "bidding", "declaring", "discarding", "playing", "scoring" (a transient between
+the last trick and HandScored inside one command), "scored" and, for the game, "ended".
+Other transients, each left within the command that entered it: "kitty" (the maker
+takes it), "drawing" (hands are refilled), "redealing" (everyone passed or a misdeal was declared) and "set" (the dealer
+took a set). What only variants use (kitty, face-down cards, discards, sitting out, the
+bidding round) lives in ``HandExtra``, so that the common events copy one reference.
 """
 
 from __future__ import annotations
@@ -15,6 +19,11 @@ from domain.rules import Rules
 
 BIDDING = "bidding"
 DECLARING = "declaring"
+DISCARDING = "discarding"
+DRAWING = "drawing"
+REDEALING = "redealing"
+KITTY = "kitty"
+DEALER_SET = "set"
 PLAYING = "playing"
 SCORING = "scoring"
 SCORED = "scored"
@@ -33,8 +42,41 @@ class Trick:
 
 
 @dataclass(frozen=True, slots=True)
+class HandExtra:
+    """The parts of a deal that only variants use.
+
+    ``blind`` keeps each seat's face-down row by position, "" where a card was played;
+    ``discards`` each seat's discards (emptied into the stock when it is reshuffled);
+    ``pending`` the seats still to discard, the first to act; ``round_start`` where the
+    current round of bidding starts in ``bids``; ``ran`` whether the dealer ran it;
+    ``rest_taken`` whether the stock's taker has drawn it; ``out`` the seats sitting out;
+    ``revokes`` (seat, card, trick) of each revoke; ``reshuffles`` how often the discards
+    were reshuffled.
+    """
+
+    kitty: tuple[str, ...] = ()
+    blind: tuple[tuple[str, ...], ...] = ()
+    discards: tuple[tuple[str, ...], ...] = ()
+    pending: tuple[int, ...] = ()
+    round_start: int = 0
+    ran: bool = False
+    rest_taken: bool = False
+    out: tuple[int, ...] = ()
+    revokes: tuple[tuple[int, str, int], ...] = ()
+    reshuffles: int = 0
+
+
+NO_EXTRA = HandExtra()
+
+
+@dataclass(frozen=True, slots=True)
 class HandState:
-    """One deal, from the deal to its score."""
+    """One deal, from the deal to its score.
+
+    ``dealt`` is what each seat was given to play with: the cards dealt to it, plus any
+    it drew or took from the kitty, less any it discarded (the "original owner" of a card
+    for the scoring). ``cards`` is what it still holds.
+    """
 
     number: int
     deal: int
@@ -51,6 +93,7 @@ class HandState:
     leader: int | None
     table: tuple[tuple[int, str], ...]
     tricks: tuple[Trick, ...]
+    extra: HandExtra = NO_EXTRA
 
 
 @dataclass(frozen=True, slots=True)

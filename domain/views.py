@@ -1,8 +1,11 @@
 """What each seat may see: the per-seat view of a game and redacted events.
 
 A seat sees its own cards, the bids, the trump, every card once it is played, the scores
-and the last hand's breakdown. Nobody sees another seat's unplayed cards, or the stock,
-until that deal is finished; a spectator (no seat) sees no hand at all.
+and the last hand's breakdown. Until a deal is finished nobody sees another seat's
+unplayed cards, the stock, the kitty before it is taken (and after, only its taker),
+another seat's discards or drawn cards, or any face-down card of Fish Pitch (not even
+its owner, 001 "Fish Pitch"); a spectator (no seat) sees no hand at all. Counts (cards
+held, face-down positions left, the stock, the kitty, discards) are public.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any, Mapping
 from domain.actions import action_of
 from domain.codec import to_data
 from domain.legal import legal_commands
-from domain.state import SCORED, GameState
+from domain.state import PLAYING, SCORED, GameState
 
 
 def _plays(plays: tuple[tuple[int, str], ...]) -> list[dict[str, Any]]:
@@ -40,10 +43,13 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "hand_number": None, "dealer": None, "to_act": state.to_act, "hand": None,
         "hand_sizes": [], "bids": [], "high_bid": None, "maker": None, "trump": None,
         "trick": None, "tricks": [],
+        "stock_size": 0, "kitty_size": 0, "face_down": [], "discards": None, "discard_counts": [],
+        "sat_out": [], "revokes": [],
         "legal_actions": [],
     }
     if hand is None:
         return view
+    extra = hand.extra
     view.update({
         "hand_number": hand.number,
         "dealer": hand.dealer,
@@ -56,11 +62,21 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "high_bid": hand.high_bid,
         "maker": hand.maker,
         "trump": hand.trump,
-        "trick": {"leader": hand.leader, "cards": _plays(hand.table)} if hand.trump is not None else None,
+        "trick": (
+            {"leader": hand.leader, "cards": _plays(hand.table)}
+            if hand.trump is not None or hand.phase == PLAYING else None
+        ),
         "tricks": [
             {"number": t.number, "leader": t.leader, "winner": t.winner, "cards": _plays(t.plays)}
             for t in hand.tricks
         ],
+        "stock_size": len(hand.stock),
+        "kitty_size": len(extra.kitty),
+        "face_down": [[i for i, card in enumerate(row) if card] for row in extra.blind],
+        "discards": list(extra.discards[seat]) if seat is not None and extra.discards else None,
+        "discard_counts": [len(d) for d in extra.discards],
+        "sat_out": list(extra.out),
+        "revokes": [{"seat": s, "card": card, "trick": trick} for s, card, trick in extra.revokes],
     })
     if seat is not None:
         view["legal_actions"] = [action_of(c) for c in legal_commands(state, seat)]
@@ -75,14 +91,29 @@ def is_deal_finished(state: GameState, deal: int) -> bool:
     return deal < hand.deal or hand.phase == SCORED
 
 
+# Events whose cards only the seat they name may see while their deal is in progress.
+_OWN_ONLY = {"KittyTaken", "CardsDiscarded", "CardsDrawn"}
+
+
 def redact_event(
     type_name: str, data: Mapping[str, Any], seat: int | None, state: GameState,
 ) -> dict[str, Any]:
     """Return an event's data as ``seat`` may see it, given the game's current state."""
-    if type_name != "HandDealt" or is_deal_finished(state, int(data["deal"])):
+    if type_name not in ("HandDealt", "DealerRan", "StockReshuffled", *_OWN_ONLY):
+        return dict(data)
+    if is_deal_finished(state, int(data.get("deal", 0))):
         return dict(data)
     shown = dict(data)
-    shown["cards"] = [cards if i == seat else None for i, cards in enumerate(data["cards"])]
-    shown["stock"] = None
-    shown["kitty"] = None
+    if type_name == "HandDealt":
+        shown["cards"] = [cards if i == seat else None for i, cards in enumerate(data["cards"])]
+        shown["stock"] = None
+        shown["kitty"] = None
+        shown["blind"] = None
+    elif type_name == "DealerRan":
+        shown["cards"] = [cards if i == seat else None for i, cards in enumerate(data["cards"])]
+    elif type_name == "StockReshuffled":
+        shown["cards"] = None
+    elif data.get("seat") != seat:
+        shown["cards"] = None
+        shown["count"] = len(data["cards"])
     return shown

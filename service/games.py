@@ -227,6 +227,9 @@ class _LazyDeals:
     def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
         return self._source().deck(deal, cards)
 
+    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        return self._source().reshuffle(deal, count, cards)
+
     def key(self, deal: int) -> str:
         return self._source().key(deal)
 

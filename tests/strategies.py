@@ -53,6 +53,37 @@ OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"removed_ranks": "23456", "off_ace": True, "off_nine": True},
 )
 
+# Dealing, bidding, discarding and play variants (docs/variants-play.md), alone and combined.
+VARIANT_SETS: tuple[dict[str, Any], ...] = (
+    {"kitty_size": 3},
+    {"kitty_size": 4, "hand_size": 12, "discarding": "down-to-six", "bidding": "rounds"},
+    {"kitty_size": 4, "hand_size": 12, "kitty_when": "after-trump", "discarding": "down-to-six", "min_bid": 3},
+    {"blind_cards": 6, "trump_by": "first-lead", "dealer_can_steal": "any"},
+    {"blind_cards": 6, "trump_by": "first-lead", "finish_early": True, "revoke": "penalty"},
+    {"misdeal": "2-10", "hand_size": 5, "stick_dealer": "off"},
+    {"dealer_can_run": True, "claims": True},
+    {"bidding": "rounds", "stick_dealer": "bid-or-set", "dealer_can_steal": "any"},
+    {"bidding": "none", "side_size": 1, "need_suit": True},
+    {"bidding": "none", "trump_by": "first-lead", "first_lead": "any", "jokers": 2, "joker_first_lead": False},
+    {"stick_dealer": "off", "all_pass_redeal": "next-dealer"},
+    {"moon": "extra-point", "max_bid": 5, "smudge_sealed": True, "dealer_can_steal": "maximum"},
+    {"moon": "instant-win", "moon_bid": "above-maximum", "bidding": "rounds"},
+    {"nine_five": True, "nine_point": 9, "five_point": 5, "min_bid": 4, "max_bid": 18},
+    {"hand_size": 9, "discarding": "all-nontrump", "jokers": 2, "off_jack": True, "trump_only": True},
+    {"hand_size": 9, "discarding": "choose-nontrump", "first_lead": "trump-broken"},
+    {"hand_size": 9, "discarding": "choose-any", "refill_to": 9, "max_discards": 4},
+    {"hand_size": 10, "discarding": "all-nontrump", "refill": "maker-takes-rest", "jokers": 2, "off_jack": True},
+    {"hand_size": 9, "discarding": "all-nontrump", "refill": "dealer-takes-rest", "trump_only": True, "off_five": True},
+    {"hand_size": 12, "discarding": "all-nontrump", "discard_trump_points": False},
+    {"first_leader": "maker-left", "first_lead": "any", "finish_early": True, "claims": True},
+    {"players": 7, "side_size": 1, "discarding": "choose-any", "refill": "dealer-takes-rest"},
+    {"players": 2, "side_size": 1, "hand_size": 13, "discarding": "choose-nontrump", "revoke": "penalty"},
+    {"players": 6, "side_size": 2, "hand_size": 8, "discarding": "all-nontrump", "trump_only": True},
+)
+
+variant_rule_sets = st.sampled_from(VARIANT_SETS).map(lambda options: resolve_rules("team-auction", options))
+"""Valid rules exercising the dealing, bidding, discarding and play variants."""
+
 rule_sets = st.sampled_from(OPTION_SETS).map(lambda options: resolve_rules("team-auction", options))
 """Valid rules: the team-auction preset with one of a few option sets."""
 
@@ -129,6 +160,8 @@ def play_game(
 
 
 @st.composite
-def played_games(draw: st.DrawFn, rules: st.SearchStrategy[Rules] = rule_sets, max_hands: int = 3) -> PlayedGame:
+def played_games(
+    draw: st.DrawFn, rules: st.SearchStrategy[Rules] = rule_sets, max_hands: int = 3, pass_rate: float = 0.8,
+) -> PlayedGame:
     """Draw rules, a seed text and a policy seed, and play the game they give."""
-    return play_game(draw(rules), draw(seed_texts), draw(rng_seeds), max_hands=max_hands)
+    return play_game(draw(rules), draw(seed_texts), draw(rng_seeds), max_hands=max_hands, pass_rate=pass_rate)

@@ -89,7 +89,7 @@ class Actions(MethodView):
     @games.doc(security=[{"seatToken": []}], parameters=[IDEMPOTENCY_HEADER])
     @_problems(400, 401, 404, 409, 422)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
-        """Take the seat's action: bid, pass, declare trump or play a card.
+        """Take the seat's action: any action listed in the seat's `legal_actions`.
 
         `expected_version` must be the game's current version; otherwise nothing is
         stored and the answer is 409. An action the rules do not allow is a 422 that

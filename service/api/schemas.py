@@ -53,10 +53,22 @@ class GameCreated(Schema):
 
 
 class Action(Schema):
-    type = fields.String(required=True, validate=validate.OneOf(ACTION_TYPES))
+    type = fields.String(
+        required=True, validate=validate.OneOf(ACTION_TYPES),
+        metadata={"description": (
+            "bid, pass, declare (trump), play (a card), discard (cards, one at a time while choosing; "
+            "[] to stop), blind (play the face-down card at index), claim (the remaining tricks), "
+            "misdeal, run (the dealer runs it) or take-set (the stuck dealer takes a set)."
+        )},
+    )
     amount = fields.Integer(strict=True, metadata={"description": "With type bid: the points bid."})
     suit = fields.String(metadata={"description": "With type declare: S, H, D or C.", "example": "H"})
     card = fields.String(metadata={**CARD, "description": "With type play: " + CARD["description"]})
+    cards = fields.List(
+        fields.String(metadata=CARD),
+        metadata={"description": "With type discard: the cards discarded, in any order; [] to stop discarding."},
+    )
+    index = fields.Integer(strict=True, metadata={"description": "With type blind: the position of the face-down card."})
 
 
 class ActionRequest(Schema):
@@ -169,10 +181,16 @@ class HandScoreOut(Schema):
     moon = fields.Boolean(required=True, metadata={"description": "Whether the bid shot the moon."})
 
 
+class RevokeOut(Schema):
+    seat = fields.Integer(required=True)
+    card = fields.String(required=True, metadata=CARD)
+    trick = fields.Integer(required=True)
+
+
 class GameView(Schema):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
-    phase = fields.String(required=True, metadata={"description": "bidding, declaring, playing or ended."})
+    phase = fields.String(required=True, metadata={"description": "bidding, declaring, discarding, playing, scored or ended."})
     preset = fields.String(allow_none=True)
     seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat; null for a spectator."})
     seats = fields.List(fields.Nested(SeatOut), required=True)
@@ -192,6 +210,16 @@ class GameView(Schema):
     trump = fields.String(allow_none=True)
     trick = fields.Nested(TrickOnTable, allow_none=True)
     tricks = fields.List(fields.Nested(TrickOut), required=True)
+    stock_size = fields.Integer(required=True, metadata={"description": "Cards left in the undealt stock."})
+    kitty_size = fields.Integer(required=True, metadata={"description": "Cards in the kitty not yet taken."})
+    face_down = fields.List(
+        fields.List(fields.Integer()), required=True,
+        metadata={"description": "Per seat, the positions of its face-down cards not yet played (nobody sees them)."},
+    )
+    discards = fields.List(fields.String(), allow_none=True, metadata={"description": "The caller's own discards this hand."})
+    discard_counts = fields.List(fields.Integer(), required=True, metadata={"description": "How many cards each seat discarded."})
+    sat_out = fields.List(fields.Integer(), required=True, metadata={"description": "Seats out of trump, sitting out the hand."})
+    revokes = fields.List(fields.Nested(RevokeOut), required=True)
     legal_actions = fields.List(fields.Nested(Action), required=True)
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
+from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard, action_of, command_from_action
 from domain.context import DealSource
 from domain.dealing import deal_hand, deck_of, start_game
 from domain.decide import decide
@@ -36,15 +36,22 @@ def cards(text: str) -> list[str]:
 
 def deck_for(
     hands: Mapping[int, Sequence[str] | str], dealer: int, rules: Rules | None = None,
+    kitty: Sequence[str] | str = (), stock: Sequence[str] | str = (),
+    blind: Mapping[int, Sequence[str] | str] | None = None,
 ) -> tuple[str, ...]:
     """Return a deck order from which ``dealer`` deals each seat in ``hands`` exactly those cards.
 
-    Seats not named, and the stock, get the unused cards in standard order. A seat's
-    cards arrive in the order given, so its hand in the state keeps that order.
+    ``kitty`` names the kitty's cards, ``stock`` the first cards of the stock and ``blind``
+    seats' face-down rows. Seats not named, and the rest of the stock, get the unused
+    cards in standard order. A seat's cards arrive in the order given, so its hand in the
+    state keeps that order.
     """
     rules = rules or Rules()
     named = {seat: cards(c) if isinstance(c, str) else list(c) for seat, c in hands.items()}
-    wanted = [card for hand in named.values() for card in hand]
+    rows = {seat: cards(c) if isinstance(c, str) else list(c) for seat, c in (blind or {}).items()}
+    kitty_cards = cards(kitty) if isinstance(kitty, str) else list(kitty)
+    stock_cards = cards(stock) if isinstance(stock, str) else list(stock)
+    wanted = [card for hand in [*named.values(), *rows.values()] for card in hand] + kitty_cards + stock_cards
     if len(set(wanted)) != len(wanted):
         raise ValueError(f"a card is named twice in {named}")
     deck = deck_of(rules)
@@ -52,13 +59,21 @@ def deck_for(
     if unknown:
         raise ValueError(f"not in the deck: {sorted(unknown)}")
     # Deal the positions "0".."51" themselves to learn which seat receives which place.
-    places = deal_hand(rules, [str(i) for i in range(len(deck))], dealer, hand=1, deal=1).cards
+    dealt = deal_hand(rules, [str(i) for i in range(len(deck))], dealer, hand=1, deal=1)
+    places = dealt.cards
     order: list[str | None] = [None] * len(deck)
     for seat, hand in named.items():
         if len(hand) > rules.hand_size:
             raise ValueError(f"seat {seat} is named {len(hand)} cards; a hand holds {rules.hand_size}")
         for place, card in zip(places[seat], hand):
             order[int(place)] = card
+    for seat, row in rows.items():
+        for place, card in zip(dealt.blind[seat], row):
+            order[int(place)] = card
+    for place, card in zip(dealt.kitty, kitty_cards):
+        order[int(place)] = card
+    for place, card in zip(dealt.stock, stock_cards):
+        order[int(place)] = card
     rest = iter(c for c in deck if c not in set(wanted))
     return tuple(card if card is not None else next(rest) for card in order)
 
@@ -75,6 +90,10 @@ class StackedDeals:
         deck = self.decks.get(deal, cards)
         assert sorted(deck) == sorted(cards), "a stacked deck holds the rules' cards"
         return tuple(deck)
+
+    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        """Return reshuffled discards in the order they were discarded (a fixed, readable order)."""
+        return cards
 
     def key(self, deal: int) -> str:
         """Return the deal's key from the fixed secret (nothing checks it against the deck)."""
@@ -135,6 +154,18 @@ class Table:
                 caused += self.act(PlayCard(seat, card))
         return caused
 
+    def actions(self, seat: int | None = None) -> list[dict[str, object]]:
+        """Return the legal actions of ``seat`` (the seat to act by default) as a client sees them."""
+        seat = self.state.to_act if seat is None else seat
+        assert seat is not None
+        return [action_of(c) for c in legal_commands(self.state, seat)]
+
+    def post(self, action: Mapping[str, object]) -> list[Event]:
+        """Take ``action`` (as a client posts it) for the seat to act."""
+        seat = self.state.to_act
+        assert seat is not None
+        return self.act(command_from_action(seat, action))
+
     def legal_cards(self, seat: int) -> set[str]:
         """Return the cards ``seat`` may play now."""
         return {c.card for c in legal_commands(self.state, seat) if isinstance(c, PlayCard)}
@@ -175,6 +206,9 @@ def game_with(
     scores: Iterable[int] | None = None,
     rules: Rules | None = None,
     options: Mapping[str, object] | None = None,
+    kitty: Sequence[str] | str = (),
+    stock: Sequence[str] | str = (),
+    blind: Mapping[int, Sequence[str] | str] | None = None,
 ) -> Table:
     """Start a game whose first deal, by ``dealer``, gives the named seats the named cards.
 
@@ -182,7 +216,7 @@ def game_with(
     played); ``options`` override the team-auction preset.
     """
     rules = rules or resolve_rules("team-auction", dict(options or {}))
-    source = StackedDeals({1: deck_for(hands, dealer, rules)})
+    source = StackedDeals({1: deck_for(hands, dealer, rules, kitty=kitty, stock=stock, blind=blind)})
     seats = tuple(SeatSpec("human") for _ in range(rules.players))
     events: list[Event] = list(
         start_game(rules, "team-auction", seats, dealer, commit(source.secret, "client"), source)

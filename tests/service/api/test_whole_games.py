@@ -101,3 +101,53 @@ def test_events_are_paged_with_next(client: FlaskClient) -> None:
     assert [e["version"] for e in rest["events"]] == [3, 4, 5] and rest["next"] is None
     assert client.get(f"/v1/games/{game.id}/events?limit=0").status_code == 400
     assert client.get(f"/v1/games/{game.id}/events?after=-1").status_code == 400
+
+
+VARIANT_OPTIONS = (
+    {"hand_size": 9, "discarding": "all-nontrump", "refill": "dealer-takes-rest", "trump_only": True, "target_score": 5},
+    {"blind_cards": 6, "trump_by": "first-lead", "kitty_size": 4, "claims": True, "finish_early": True, "target_score": 5},
+    {"bidding": "rounds", "stick_dealer": "bid-or-set", "dealer_can_run": False, "misdeal": "2-10",
+     "hand_size": 5, "revoke": "penalty", "target_score": 5},
+    {"dealer_can_run": True, "stick_dealer": "off", "hand_size": 9, "discarding": "choose-any", "refill_to": 9,
+     "max_discards": 4, "target_score": 5},
+)
+
+
+def test_every_variant_action_is_playable_by_a_client_following_legal_actions(client: FlaskClient) -> None:
+    """A client that only posts what legal_actions lists plays variant games to their end over HTTP."""
+    seen: set[str] = set()
+    for n, options in enumerate(VARIANT_OPTIONS):
+        created = client.post("/v1/games", json={
+            "rules": {"preset": "team-auction", "options": options}, "seats": [{"kind": "human"}] * 4,
+            "seed": f"variant-{n}",
+        })
+        assert created.status_code == 201, created.get_json()
+        body = created.get_json()
+        tokens = [s["token"] for s in body["seats"]]
+        rng = random.Random(n)
+        for _ in range(3000):
+            view = client.get(f"/v1/games/{body['id']}").get_json()
+            if view["phase"] == "ended":
+                break
+            seat = view["to_act"]
+            own = client.get(f"/v1/games/{body['id']}", headers=bearer(tokens[seat])).get_json()
+            action = rng.choice(own["legal_actions"])
+            seen.add(action["type"])
+            response = client.post(
+                f"/v1/games/{body['id']}/actions", headers=bearer(tokens[seat]),
+                json={"expected_version": own["version"], "action": action},
+            )
+            assert response.status_code == 201, response.get_json()
+        else:
+            raise AssertionError(f"the game under {options} did not end")
+    assert {"discard", "blind", "play", "bid", "pass"} <= seen
+
+
+def test_a_variant_action_not_allowed_is_a_422_that_says_why(client: FlaskClient) -> None:
+    game = ApiGame.create(client, seed="refused")
+    seat = game.to_act()
+    for action, words in (({"type": "claim"}, "bidding"), ({"type": "misdeal"}, "no misdeal"),
+                          ({"type": "discard", "cards": []}, "bidding")):
+        response = game.act(seat, action)
+        assert response.status_code == 422
+        assert words in response.get_json()["detail"]
