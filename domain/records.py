@@ -75,7 +75,7 @@ def _integer(data: Mapping[str, Any], name: str, default: int | None = None) -> 
         raise MalformedError(f"the record needs the field '{name}'")
     if isinstance(value, bool) or not isinstance(value, int):
         raise MalformedError(f"the record's '{name}' must be a whole number, not {value!r}")
-    return value
+    return int(value)
 
 
 def _cards(value: object, where: str) -> tuple[str, ...]:
