@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.actions import action_of
+from domain.ai.knowledge import card_counter
 from domain.codec import to_data
 from domain.legal import legal_commands
 from domain.state import SCORED, GameState
@@ -41,6 +42,7 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "hand_sizes": [], "bids": [], "high_bid": None, "maker": None, "trump": None,
         "trick": None, "tricks": [],
         "legal_actions": [],
+        "card_counter": card_counter(state, seat),
     }
     if hand is None:
         return view

@@ -54,6 +54,34 @@ def _prepare_sqlite(url: str) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
 
 
+@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option("--concurrency", "-c", default=None, type=int, help="Worker processes (default: one per core).")
+@click.option("--pool", default="prefork", show_default=True, help="Celery pool: prefork, threads or solo.")
+@click.pass_context
+def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
+    """Run a Celery worker for computer moves, hints and bid analyses (needs PITCH_BROKER_URL).
+
+    Extra arguments go to ``celery worker`` as they are.
+    """
+    import os
+    import sys
+
+    settings = Settings.from_env()
+    if not settings.broker_url:
+        raise click.UsageError("set PITCH_BROKER_URL (redis://host:6379/0 or amqp://user:pass@host//)")
+    if settings.is_sqlite:
+        _prepare_sqlite(settings.database_url)
+        from service.migrate import upgrade
+
+        upgrade(settings.database_url)
+    # The workers are reached by name, never imported by service (DESIGN.md "Layout").
+    argv = [sys.executable, "-m", "celery", "--app", "workers.main", "worker", "--loglevel", "INFO", "--pool", pool]
+    if concurrency:
+        argv += ["--concurrency", str(concurrency)]
+    argv += list(ctx.args)
+    os.execv(sys.executable, argv)
+
+
 @main.group()
 def db() -> None:
     """Manage the database."""
