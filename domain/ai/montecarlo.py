@@ -68,7 +68,7 @@ def estimates(knowledge: Knowledge, samples: int, policy: Policy, rng: Rng) -> l
 
 def best(found: list[Estimate]) -> Estimate:
     """Return the estimate with the best margin (the first of equals, in legal order)."""
-    return max(reversed(found), key=lambda e: e.margin)
+    return max(found, key=lambda e: e.margin)
 
 
 def bid_chances(
