@@ -15,6 +15,8 @@ re-fetch). The row moves through these states::
 - A move is appended with ``expected_version = for_version`` and the idempotency key
   ``job:<id>``: a stale job's append conflicts and the job ends ``superseded``, and a
   duplicate delivery gets the first append back, so a card is never played twice.
+- While a job runs, a heartbeat renews its lease every third of the lease, so a long
+  computation keeps it and a dead worker loses it within one lease.
 - Jobs are created after the change that caused them is committed, and dispatched after
   their own row is committed (STYLE.md "enqueue after commit").
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import threading
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -302,12 +305,26 @@ class Jobs:
         job = self.store.claim(job_id, holder, self.lease_seconds)
         if job is None:
             return None
+        stop = threading.Event()
+        beat = threading.Thread(target=self._heartbeat, args=(job.id, holder, stop), daemon=True)
+        beat.start()
         try:
             self._run(job, holder)
         except Exception as error:
             log.exception("job %s (%s) failed", job.id, job.kind)
             self.store.finish(job.id, holder, FAILED, error=f"{type(error).__name__}: {error}")
+        finally:
+            stop.set()
+            beat.join()
         return self.store.get(job.id)
+
+    def _heartbeat(self, job_id: str, holder: str, stop: threading.Event) -> None:
+        while not stop.wait(self.lease_seconds / 3):
+            try:
+                if not self.store.renew(job_id, holder, self.lease_seconds):
+                    return
+            except Exception:
+                log.exception("could not renew the lease of job %s", job_id)
 
     def _run(self, job: Job, holder: str) -> None:
         state = self.games.load(job.game_id)
