@@ -94,6 +94,10 @@ class _NoNextDeal:
     def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
         return cards
 
+    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        # A record carries no deal key, so a reshuffle keeps the discards in discard order.
+        return cards
+
     def key(self, deal: int) -> str:
         return ""
 

@@ -20,7 +20,7 @@ from typing import Sequence
 
 from domain.dealing import next_deal
 from domain.events import DealKeyRevealed, Event, GameEnded, GameStarted, HandDealt
-from domain.fairness import ALGORITHM, chain_anchor, first_dealer, seed_commitment, shuffle
+from domain.fairness import ALGORITHM, chain_anchor, first_dealer, reshuffle_key, seed_commitment, shuffle
 from domain.rules import Rules, rules_from_dict
 
 PROVEN, PENDING, FAILED = "proven", "pending", "failed"
@@ -61,6 +61,9 @@ class _RevealedKey:
 
     def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
         return shuffle(self._key, cards)
+
+    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        return shuffle(reshuffle_key(self._key, count), cards)
 
     def key(self, deal: int) -> str:
         return self._key.hex()

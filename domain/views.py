@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from domain.actions import action_of
+from domain.ai.knowledge import card_counter
 from domain.codec import to_data
 from domain.legal import legal_commands
 from domain.state import PLAYING, SCORED, GameState
@@ -46,6 +47,7 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "stock_size": 0, "kitty_size": 0, "face_down": [], "discards": None, "discard_counts": [],
         "sat_out": [], "revokes": [],
         "legal_actions": [],
+        "card_counter": card_counter(state, seat),
     }
     if hand is None:
         return view

@@ -55,6 +55,34 @@ def _prepare_sqlite(url: str) -> None:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
 
 
+@main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.option("--concurrency", "-c", default=None, type=int, help="Worker processes (default: one per core).")
+@click.option("--pool", default="prefork", show_default=True, help="Celery pool: prefork, threads or solo.")
+@click.pass_context
+def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
+    """Run a Celery worker for computer moves, hints and bid analyses (needs PITCH_BROKER_URL).
+
+    Extra arguments go to ``celery worker`` as they are.
+    """
+    import os
+    import sys
+
+    settings = Settings.from_env()
+    if not settings.broker_url:
+        raise click.UsageError("set PITCH_BROKER_URL (redis://host:6379/0 or amqp://user:pass@host//)")
+    if settings.is_sqlite:
+        _prepare_sqlite(settings.database_url)
+        from service.migrate import upgrade
+
+        upgrade(settings.database_url)
+    # The workers are reached by name, never imported by service (DESIGN.md "Layout").
+    argv = [sys.executable, "-m", "celery", "--app", "workers.main", "worker", "--loglevel", "INFO", "--pool", pool]
+    if concurrency:
+        argv += ["--concurrency", str(concurrency)]
+    argv += list(ctx.args)
+    os.execv(sys.executable, argv)
+
+
 @main.group()
 def db() -> None:
     """Manage the database."""
@@ -106,3 +134,46 @@ def bench_replay(games: int, runs: int) -> None:
 
 main.add_command(replay)
 main.add_command(audit)
+
+
+@bench.command("ai")
+@click.option("--playouts", default=300, show_default=True, help="Whole-hand rollouts to time.")
+@click.option("--hints", default=20, show_default=True, help="Positions to time a hint on, at each level.")
+def bench_ai(playouts: int, hints: int) -> None:
+    """Rollouts per second per core of the reference reducers, and hint times (p50/p99) per level."""
+    from service.bench import bench_ai as run, percentile
+
+    figures = run(playouts, hints)
+    click.echo(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu'}")
+    click.echo(f"rollouts (whole hand, from the deal): {figures.playouts_per_second:,.0f} per second on one core ({figures.playouts} timed)")
+    for level, times in figures.hint_times.items():
+        click.echo(
+            f"hint at level {level}: p50 {percentile(times, 0.5) * 1000:,.0f} ms, "
+            f"p99 {percentile(times, 0.99) * 1000:,.0f} ms  ({len(times)} positions)"
+        )
+
+
+@main.command()
+@click.option("--rules", "preset", default="team-auction", show_default=True, help="The preset to play.")
+@click.option("--levels", default="3,1", show_default=True, help="Level A and level B, as A,B.")
+@click.option("--pairs", default=10, show_default=True, help="Duplicate pairs: each deal sequence played twice, sides swapped.")
+@click.option("--max-hands", default=0, show_default=True, help="Stop each game after this many hands (0: play to the end).")
+@click.option("--seed", default="selfplay", show_default=True, help="Seed of the deal sequences.")
+def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str) -> None:
+    """Play level A against level B on duplicate deals; print A's mean point differential per hand."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from service.selfplay import selfplay as run
+
+    try:
+        a, b = (int(part) for part in levels.split(","))
+    except ValueError:
+        raise click.BadParameter("write the two levels as A,B (for example 4,3)", param_hint="--levels") from None
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+    ) as progress:
+        task = progress.add_task(f"level {a} v level {b}", total=pairs)
+        figures = run(preset, (a, b), pairs, max_hands, seed, progress=lambda: progress.advance(task))
+    click.echo(f"{preset}: level {a} v level {b}, {figures.pairs} duplicate pairs, {figures.games} games, {figures.hands} hands")
+    click.echo(f"mean point differential per hand (A - B): {figures.mean_differential:+.3f} ± {figures.standard_error:.3f} (standard error)")
+    click.echo(f"games won by level {a}: {figures.win_rate:.1%}")

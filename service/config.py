@@ -9,6 +9,9 @@ Nothing reads the environment after start-up; tests build ``Settings`` directly.
 | PITCH_HOST / PITCH_PORT | where ``pitch serve`` listens | 127.0.0.1 / 8000 |
 | PITCH_WORKERS / PITCH_THREADS | gunicorn processes / threads each for ``pitch serve`` | 1 / 8 |
 | PITCH_STATE_CACHE | games whose replayed state each process keeps in memory | 1000 |
+| PITCH_BROKER_URL | Celery broker for jobs (``redis://...`` or ``amqp://...``); unset: the server's own threads run them | unset |
+| PITCH_JOB_LEASE | seconds a job's runner holds it before another may take it up | 60 |
+| PITCH_JOB_THREADS | threads running jobs inside the server when no broker is set | 2 |
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ class Settings:
     workers: int = 1
     threads: int = 8
     state_cache: int = 1000
+    broker_url: str | None = None
+    job_lease_seconds: float = 60.0
+    job_threads: int = 2
 
     @property
     def is_sqlite(self) -> bool:
@@ -50,4 +56,7 @@ class Settings:
             workers=int(env.get("PITCH_WORKERS", "1")),
             threads=int(env.get("PITCH_THREADS", "8")),
             state_cache=int(env.get("PITCH_STATE_CACHE", "1000")),
+            broker_url=env.get("PITCH_BROKER_URL") or None,
+            job_lease_seconds=float(env.get("PITCH_JOB_LEASE", "60")),
+            job_threads=int(env.get("PITCH_JOB_THREADS", "2")),
         )

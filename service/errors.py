@@ -2,6 +2,7 @@
 
     AppError
     ├── GameNotFoundError     no game has that id                         (404)
+    ├── JobNotFoundError      no hint or bid analysis has that id         (404)
     ├── UnauthorizedError     no token, or not a token of this game       (401)
     ├── VersionConflictError  the game is not at the expected version     (409)
     ├── IdempotencyKeyError   an Idempotency-Key reused for another body  (422)
@@ -20,6 +21,10 @@ class AppError(Exception):
 
 class GameNotFoundError(AppError):
     """No game has the requested id."""
+
+
+class JobNotFoundError(AppError):
+    """No hint or bid analysis has the requested id."""
 
 
 class UnauthorizedError(AppError):

@@ -7,10 +7,11 @@ appends the resulting events with the version it decided on as the expected vers
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 import uuid
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from domain.actions import command_from_action
 from domain.codec import encode
@@ -34,7 +35,10 @@ from service.store import (
 )
 from service.tokens import hash_token, new_token
 
-SEAT_KINDS = ("human",)
+log = logging.getLogger(__name__)
+
+SEAT_KINDS = ("human", "ai")
+AI_LEVELS = (1, 2, 3, 4, 5, 6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +64,14 @@ class ActionResult:
 class GameService:
     """Games over an event store."""
 
-    def __init__(self, store: EventStore, cache_size: int = 1000) -> None:
+    def __init__(
+        self, store: EventStore, cache_size: int = 1000,
+        on_change: Callable[[str, GameState], None] | None = None,
+    ) -> None:
         self.store = store
         self.states = StateCache(store, cache_size)
+        # Called after each committed change (service/jobs.py schedules computer moves).
+        self.on_change = on_change
 
     def create_game(
         self, preset: str, options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]],
@@ -74,12 +83,7 @@ class GameService:
             raise InvalidRequestError(
                 f"these rules seat {rules.players} players, but {len(seats)} seats were given"
             )
-        specs = []
-        for i, seat in enumerate(seats):
-            kind = seat.get("kind")
-            if kind not in SEAT_KINDS:
-                raise InvalidRequestError(f"seat {i}: kind must be 'human', not {kind!r}")
-            specs.append(SeatSpec(kind=str(kind), level=None))
+        specs = [_seat_spec(i, seat) for i, seat in enumerate(seats)]
         if seed is None:
             secret, source_kind = secrets.token_bytes(32), "server"
         else:
@@ -95,6 +99,7 @@ class GameService:
             for i, (t, s) in enumerate(zip(tokens, specs))
         ]
         result = self.store.create_game(game_id, _new_events(events), records, secret.hex())
+        self._changed(game_id, replay(events))
         return CreatedGame(
             game_id=game_id,
             version=result.events[-1].version,
@@ -145,6 +150,16 @@ class GameService:
             raise UnauthorizedError("acting needs the seat's bearer token")
         seat = self.seat_of(game_id, token)
         assert seat is not None
+        return self._act(game_id, seat, expected_version, action, idempotency_key)
+
+    def act_as(self, game_id: str, seat: int, expected_version: int, action: dict[str, Any], key: str) -> int:
+        """Take a computer seat's action at the version it was chosen for; return the new version."""
+        return self._act(game_id, seat, expected_version, action, key).version
+
+    def _act(
+        self, game_id: str, seat: int, expected_version: int, action: Mapping[str, Any],
+        idempotency_key: str | None,
+    ) -> ActionResult:
         fingerprint = _fingerprint(seat, expected_version, action)
         if idempotency_key is not None:
             try:
@@ -176,8 +191,18 @@ class GameService:
                 "this Idempotency-Key was already used for a different request"
             ) from None
         if not appended.replayed:
-            self.states.remember(game_id, replay(events, state))
+            after = replay(events, state)
+            self.states.remember(game_id, after)
+            self._changed(game_id, after)
         return self._result(game_id, seat, appended.events, appended.replayed)
+
+    def _changed(self, game_id: str, state: GameState) -> None:
+        if self.on_change is None:
+            return
+        try:
+            self.on_change(game_id, state)
+        except Exception:  # the change is committed; a missed follow-up must not undo its answer
+            log.exception("after-change hook failed for game %s", game_id)
 
     def _result(
         self, game_id: str, seat: int, stored: Sequence[StoredEvent], replayed: bool,
@@ -207,6 +232,20 @@ def is_game_id(text: str) -> bool:
         return str(uuid.UUID(text)) == text
     except ValueError:
         return False
+
+
+def _seat_spec(index: int, seat: Mapping[str, Any]) -> SeatSpec:
+    kind = seat.get("kind")
+    if kind not in SEAT_KINDS:
+        raise InvalidRequestError(f"seat {index}: kind must be 'human' or 'ai', not {kind!r}")
+    level = seat.get("level")
+    if kind == "human":
+        if level is not None:
+            raise InvalidRequestError(f"seat {index}: a human seat has no level")
+        return SeatSpec(kind="human", level=None)
+    if level not in AI_LEVELS or isinstance(level, bool):
+        raise InvalidRequestError(f"seat {index}: a computer seat needs a level from 1 to 6, not {level!r}")
+    return SeatSpec(kind="ai", level=int(level))
 
 
 class _LazyDeals:

@@ -9,11 +9,11 @@ from flask_smorest import Api
 
 from service.api import problems
 from service.api.replay_routes import replays
+from service.api.hint_routes import hints
 from service.api.routes import games, meta
+from service.bootstrap import Services, build_services
 from service.config import Settings
-from service.db import make_engine
 from service.games import GameService
-from service.store import EventStore
 
 API_DESCRIPTION = """\
 Pitch (Auction Pitch, Setback, Smear, Pedro and relatives) as an event-sourced game service.
@@ -30,6 +30,11 @@ and deals, and `POST /v1/audits` replays and scores any hand record. Every error
 /problems/not-found (404), /problems/method-not-allowed (405), /problems/version-conflict (409),
 /problems/game-not-finished (409), /problems/illegal-action (422), /problems/idempotency-key-reused (422),
 /problems/unavailable (503), /problems/internal (500).
+
+Seats may be computer players (`{"kind": "ai", "level": 1-6}`); they act by themselves.
+A seat to act may ask for a hint (`POST /v1/games/{id}/hints`) or, while bidding, for a
+bid analysis (`POST /v1/games/{id}/bid-analysis`): both answer 202 with a `Location` to
+poll until its `status` is no longer `pending`.
 """
 
 
@@ -45,8 +50,14 @@ class PitchApi(Api):  # type: ignore[misc]
         """Errors are documented per operation as problem+json; no generic error responses."""
 
 
-def create_app(settings: Settings | None = None, service: GameService | None = None) -> Flask:
-    """Return the configured Flask app, over ``service`` or a store built from ``settings``."""
+def create_app(
+    settings: Settings | None = None, service: GameService | None = None, services: Services | None = None,
+) -> Flask:
+    """Return the configured Flask app, over ``services`` (or a bare ``service``) or built from ``settings``.
+
+    Built from settings with no broker, the app starts the background threads that run
+    computer moves and hints in this process.
+    """
     app = Flask("pitch")
     app.config.update(
         API_TITLE="Pitch game service",
@@ -59,12 +70,17 @@ def create_app(settings: Settings | None = None, service: GameService | None = N
             "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
         },
     )
-    if service is None:
-        settings = settings or Settings.from_env()
-        service = GameService(EventStore(make_engine(settings.database_url)), settings.state_cache)
+    if services is None and service is None:
+        services = build_services(settings or Settings.from_env())
+        services.start_runner()
+    if services is not None:
+        service = services.games
+        app.extensions["pitch_hints"] = services.hints
+        app.extensions["pitch_services"] = services
     app.extensions["pitch"] = service
     api = PitchApi(app)
     api.register_blueprint(games)
+    api.register_blueprint(hints)
     api.register_blueprint(meta)
     api.register_blueprint(replays)
     problems.register(app)

@@ -8,7 +8,7 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/malformed-request | 400 | the body is not JSON, a field is missing or of the wrong type |
 | /problems/invalid-rules | 400 | an unknown preset or option, a value out of range, contradictory options |
 | /problems/unauthorized | 401 | no seat token, or a token that is not of this game |
-| /problems/not-found | 404 | no such game or route |
+| /problems/not-found | 404 | no such game, hint, bid analysis or route |
 | /problems/method-not-allowed | 405 | the route does not take that method |
 | /problems/version-conflict | 409 | the game is not at the expected version |
 | /problems/game-not-finished | 409 | the whole record of a game that is still being played |
@@ -28,7 +28,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalActionError, MalformedError, RulesError
 from service.errors import (
-    GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
+    GameNotFoundError, IdempotencyKeyError, InvalidRequestError, JobNotFoundError, UnauthorizedError,
     VersionConflictError,
 )
 from service.store import StoreUnavailableError
@@ -125,7 +125,8 @@ def register(app: Flask) -> None:
         return problem("unauthorized", str(error))
 
     @app.errorhandler(GameNotFoundError)
-    def _not_found(error: GameNotFoundError) -> Response:
+    @app.errorhandler(JobNotFoundError)
+    def _not_found(error: Exception) -> Response:
         return problem("not-found", str(error))
 
     @app.errorhandler(VersionConflictError)

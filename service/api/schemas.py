@@ -24,7 +24,11 @@ class RulesRequest(Schema):
 
 
 class SeatRequest(Schema):
-    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS))
+    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS), metadata={"description": "human, or ai: a computer player."})
+    level = fields.Integer(
+        strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=6),
+        metadata={"description": "With kind ai: its level, 1 (beginner) to 6 (strongest)."},
+    )
 
 
 class CreateGameRequest(Schema):
@@ -187,6 +191,17 @@ class RevokeOut(Schema):
     trick = fields.Integer(required=True)
 
 
+class CardCounter(Schema):
+    played = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.String()), required=True,
+        metadata={"description": "The cards played this hand, by printed suit (J: jokers)."},
+    )
+    unseen = fields.Dict(
+        keys=fields.String(), values=fields.Integer(), required=True,
+        metadata={"description": "How many cards of each suit the seat has neither held nor seen played."},
+    )
+
+
 class GameView(Schema):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
@@ -221,6 +236,7 @@ class GameView(Schema):
     sat_out = fields.List(fields.Integer(), required=True, metadata={"description": "Seats out of trump, sitting out the hand."})
     revokes = fields.List(fields.Nested(RevokeOut), required=True)
     legal_actions = fields.List(fields.Nested(Action), required=True)
+    card_counter = fields.Nested(CardCounter, required=True, metadata={"description": "000 'Card counter'."})
 
 
 class PlayersOut(Schema):

@@ -12,10 +12,12 @@ from alembic.runtime.migration import MigrationContext
 
 from service.db import make_engine
 from service.migrate import current, downgrade, upgrade
+from service.jobs import jobs_table  # noqa: F401  (registers the jobs table on the metadata)
 from service.store import EventStore, NewEvent, metadata
 from tests.dbs import postgres_database, sqlite_url
 
-STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets"}
+STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs"}
+HEAD = "0002"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -44,7 +46,7 @@ def test_upgrade_creates_the_event_store_tables(empty_url: str) -> None:
     upgrade(empty_url)
 
     assert STORE_TABLES <= table_names(empty_url)
-    assert current(empty_url) == "0001"
+    assert current(empty_url) == HEAD
 
 
 def test_upgrading_twice_changes_nothing(empty_url: str) -> None:
@@ -54,7 +56,7 @@ def test_upgrading_twice_changes_nothing(empty_url: str) -> None:
         EventStore(engine).create_game("game", [NewEvent("GameStarted", {})], [], "seed")
         upgrade(empty_url)
 
-        assert current(empty_url) == "0001"
+        assert current(empty_url) == HEAD
         assert STORE_TABLES <= table_names(empty_url)
         assert EventStore(engine).version("game") == 1
     finally:
@@ -87,4 +89,4 @@ def test_a_percent_sign_in_the_url_survives_the_alembic_config() -> None:
         with_password = sa.make_url(url).set(password="p%ss").render_as_string(hide_password=False)
         assert "p%25ss@" in with_password
         upgrade(with_password)
-        assert current(with_password) == "0001"
+        assert current(with_password) == HEAD

@@ -1,0 +1,231 @@
+"""What one seat knows: its information set, and deals of the unseen cards consistent with it.
+
+000 "Computer Players": the AI "will deal out the unknown cards randomly"; DESIGN.md
+"Computer players": a player sees only its own cards, the public history and what the
+history implies. ``knowledge_of(state, seat)`` keeps exactly that:
+
+- the seat's own cards (and the cards it was dealt);
+- every card played in the hand, the bids, the maker and the trump, the scores;
+- how many cards each seat holds and how many lie unseen in the stock;
+- voids: a seat whose play would have been illegal had it held a card of some suit
+  holds none of that suit (it did not follow suit, or did not trump when it had to,
+  or did not lead trump on the first lead). This is found by asking the rules
+  (``domain.play.is_playable``) about the play with such a card added, so it holds for
+  every following rule and for variants that only change ``check_play``.
+
+The other seats' cards, the cards they were dealt and the stock are removed from the
+state a Knowledge keeps, so nothing downstream can read them. ``Knowledge.sample`` deals
+every unseen card again at random, respecting hand sizes and voids, and returns a full
+state to play out. ``card_counter`` is the view's card counter (000 "Card counter").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from domain.ai.rng import Rng
+from domain.cards import SUITS
+from domain.dealing import deck_of
+from domain.play import is_playable
+from domain.state import GameState, HandState
+from domain.trumps import TrumpOrder, trump_order
+
+STOCK = -1  # the holder of the cards nobody was dealt
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """One seat's information set at one version of a game.
+
+    ``state`` is the game with every card the seat cannot see taken out (other seats'
+    cards, what they were dealt, the stock); ``unseen`` lists those cards in deck order.
+    """
+
+    seat: int
+    state: GameState
+    cards: tuple[str, ...]
+    played: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    voids: tuple[frozenset[str], ...]
+    unseen: tuple[str, ...]
+
+    @property
+    def version(self) -> int:
+        """Return the version of the game this knowledge is of."""
+        return self.state.version
+
+    def sample(self, rng: Rng) -> GameState:
+        """Return a full state: the seen cards as they are, the unseen dealt again at random.
+
+        Each other seat receives as many cards as it holds and none of a suit it is void
+        in; the rest go to the stock. Every such deal has a chance; the real one is one of them.
+        """
+        hand = self.state.hand
+        if hand is None or not self.unseen:
+            return self.state
+        capacity = {s: n for s, n in enumerate(self.hand_sizes) if s != self.seat}
+        capacity[STOCK] = self.stock_size
+        dealt: dict[int, list[str]] = {}
+        if any(self.voids) and hand.trump is not None:
+            dealt = _deal_with_voids(self, trump_order(self.state.rules, hand.trump), capacity, rng)
+        else:
+            pool = list(self.unseen)
+            rng.shuffle(pool)
+            at = 0
+            for holder, count in capacity.items():
+                dealt[holder] = pool[at:at + count]
+                at += count
+        rank = {card: i for i, card in enumerate(self.unseen)}
+        played_by = _played_by(hand)
+        cards = list(hand.cards)
+        dealt_cards = list(hand.dealt)
+        for s in capacity:
+            if s == STOCK:
+                continue
+            mine = tuple(sorted(dealt[s], key=rank.__getitem__))
+            cards[s] = mine
+            dealt_cards[s] = tuple(played_by.get(s, ())) + mine
+        stock = tuple(sorted(dealt[STOCK], key=rank.__getitem__))
+        full = dataclasses.replace(hand, cards=tuple(cards), dealt=tuple(dealt_cards), stock=stock)
+        return dataclasses.replace(self.state, hand=full)
+
+
+def knowledge_of(state: GameState, seat: int) -> Knowledge:
+    """Return what ``seat`` knows of ``state``."""
+    hand = state.hand
+    if hand is None:
+        return Knowledge(seat, state, (), (), (), 0, (), ())
+    players = state.rules.players
+    played = tuple(card for _, card in _plays(hand))
+    own = hand.cards[seat]
+    seen = set(own) | set(played)
+    unseen = tuple(c for c in deck_of(state.rules) if c not in seen)
+    sizes = tuple(len(c) for c in hand.cards)
+    stock_size = len(unseen) - sum(n for s, n in enumerate(sizes) if s != seat)
+    public_hand = dataclasses.replace(
+        hand,
+        cards=tuple(c if s == seat else () for s, c in enumerate(hand.cards)),
+        dealt=tuple(c if s == seat else () for s, c in enumerate(hand.dealt)),
+        stock=(),
+    )
+    public = dataclasses.replace(state, hand=public_hand)
+    voids = _voids(state, hand) if hand.trump is not None else (frozenset(),) * players
+    return Knowledge(seat, public, own, played, sizes, stock_size, voids, unseen)
+
+
+def _plays(hand: HandState) -> list[tuple[int, str]]:
+    return [play for trick in hand.tricks for play in trick.plays] + list(hand.table)
+
+
+def _played_by(hand: HandState) -> dict[int, list[str]]:
+    found: dict[int, list[str]] = {}
+    for seat, card in _plays(hand):
+        found.setdefault(seat, []).append(card)
+    return found
+
+
+def _voids(state: GameState, hand: HandState) -> tuple[frozenset[str], ...]:
+    """Return, for each seat, the suits its plays prove it no longer holds."""
+    rules = state.rules
+    assert hand.trump is not None
+    order = trump_order(rules, hand.trump)
+    examples = _suit_examples(order, deck_of(rules))
+    voids: list[set[str]] = [set() for _ in range(rules.players)]
+    tricks = list(hand.tricks)
+    history: list[tuple[tuple[Any, ...], tuple[tuple[int, str], ...]]] = [
+        (tuple(tricks[:i]), t.plays) for i, t in enumerate(tricks)
+    ]
+    history.append((tuple(tricks), hand.table))
+    for before, plays in history:
+        for k, (seat, card) in enumerate(plays):
+            for suit, example in examples.items():
+                if suit in voids[seat] or order.suit_of(card) == suit:
+                    continue
+                other = example[0] if example[0] != card else example[1]
+                probe = dataclasses.replace(
+                    hand, cards=_with(hand.cards, seat, (card, other)), table=plays[:k], tricks=before,
+                )
+                if not is_playable(rules, probe, seat, card):
+                    voids[seat].add(suit)
+    return tuple(frozenset(v) for v in voids)
+
+
+def _with(cards: tuple[tuple[str, ...], ...], seat: int, held: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return cards[:seat] + (held,) + cards[seat + 1:]
+
+
+def _suit_examples(order: TrumpOrder, deck: tuple[str, ...]) -> dict[str, tuple[str, str]]:
+    """Return two cards of each suit (as the trump order counts suits), to probe voids with."""
+    by_suit: dict[str, list[str]] = {}
+    for card in deck:
+        by_suit.setdefault(order.suit_of(card), []).append(card)
+    return {s: (c[0], c[-1]) for s, c in by_suit.items() if len(c) >= 2}
+
+
+def _deal_with_voids(
+    knowledge: Knowledge, order: TrumpOrder, capacity: dict[int, int], rng: Rng,
+) -> dict[int, list[str]]:
+    """Deal the unseen cards one at a time, each to a random holder that may hold its suit.
+
+    A holder is drawn with a chance proportional to the room it has left, among those
+    whose choice still leaves a complete deal possible (Hall's condition over suits: every
+    set of suits has at least as much room among the holders allowed them as it has cards).
+    """
+    pool = list(knowledge.unseen)
+    rng.shuffle(pool)
+    suits = sorted({order.suit_of(c) for c in pool})
+    allowed = {
+        s: [h for h in capacity if h == STOCK or s not in knowledge.voids[h]] for s in suits
+    }
+    supply = {s: 0 for s in suits}
+    for card in pool:
+        supply[order.suit_of(card)] += 1
+    room = dict(capacity)
+    groups = [frozenset(g) for n in range(1, len(suits) + 1) for g in combinations(suits, n)]
+    reach = {g: frozenset(h for s in g for h in allowed[s]) for g in groups}
+
+    def feasible() -> bool:
+        return all(sum(supply[s] for s in g) <= sum(room[h] for h in reach[g]) for g in groups)
+
+    dealt: dict[int, list[str]] = {h: [] for h in capacity}
+    for card in pool:
+        suit = order.suit_of(card)
+        supply[suit] -= 1
+        candidates = [h for h in allowed[suit] if room[h] > 0] or [h for h in room if room[h] > 0]
+        while True:
+            total = sum(room[h] for h in candidates)
+            point = rng.random() * total
+            chosen = candidates[-1]
+            for h in candidates:
+                point -= room[h]
+                if point < 0:
+                    chosen = h
+                    break
+            room[chosen] -= 1
+            if feasible() or len(candidates) == 1:
+                break
+            room[chosen] += 1
+            candidates.remove(chosen)
+        dealt[chosen].append(card)
+    return dealt
+
+
+def card_counter(state: GameState, seat: int | None) -> dict[str, Any]:
+    """Return the cards played this hand by suit, and how many of each suit ``seat`` has not seen.
+
+    Suits are the printed ones (S H D C, and J for the jokers when the deck has them).
+    """
+    deck = deck_of(state.rules)
+    suits = list(SUITS) + (["J"] if state.rules.jokers else [])
+    hand = state.hand
+    played = [card for _, card in _plays(hand)] if hand is not None else []
+    own = set(hand.cards[seat]) if hand is not None and seat is not None else set()
+    seen = own | set(played)
+    return {
+        "played": {s: [c for c in played if c[1] == s] for s in suits},
+        "unseen": {s: sum(1 for c in deck if c[1] == s and c not in seen) for s in suits},
+    }

@@ -1,0 +1,70 @@
+"""Playing a deal to the end of its hand with the reference reducers (``decide``/``evolve``).
+
+A rollout is one determinization played out: every seat chooses by a policy until the
+hand is scored (000 "Computer Players": "play the deal to the end to get a result").
+Because it goes through ``decide``, every rule and variant the reducers know is played
+exactly; the next session's fast simulator is checked against this.
+"""
+
+from __future__ import annotations
+
+from domain.actions import Command
+from domain.ai.policies import Policy
+from domain.ai.rng import Rng
+from domain.decide import decide
+from domain.events import HandScored
+from domain.evolve import evolve
+from domain.state import GameState
+
+
+class NoDeals:
+    """The deal source of a rollout: the hand ends at HandScored, so nothing it deals is used."""
+
+    def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        return cards
+
+    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        # The stock's order after a reshuffle is unknown to every seat; any order serves a rollout.
+        return cards
+
+    def key(self, deal: int) -> str:
+        return ""
+
+    def seed(self) -> str:
+        return ""
+
+
+NO_DEALS = NoDeals()
+
+
+def step(state: GameState, command: Command) -> tuple[GameState, HandScored | None]:
+    """Return the state after ``command``, and the hand's score if it ended the hand."""
+    for event in decide(state, command, NO_DEALS):
+        if isinstance(event, HandScored):
+            return state, event
+        state = evolve(state, event)
+    return state, None
+
+
+def play_out(state: GameState, policy: Policy, rng: Rng) -> HandScored:
+    """Play the hand of ``state`` to its end with every seat choosing by ``policy``; return its score."""
+    while True:
+        seat = state.to_act
+        if seat is None:
+            raise ValueError(f"no seat is to act in phase {state.phase!r}")
+        state, scored = step(state, policy(state, seat, rng))
+        if scored is not None:
+            return scored
+
+
+def outcome(state: GameState, command: Command, policy: Policy, rng: Rng) -> HandScored:
+    """Return the score of the hand when ``command`` is taken now and everything after by ``policy``."""
+    state, scored = step(state, command)
+    return scored if scored is not None else play_out(state, policy, rng)
+
+
+def side_values(scored: HandScored, side: int) -> tuple[int, float]:
+    """Return the change of ``side``'s score, and that less the other sides' mean change."""
+    changes = scored.changes
+    others = [c for s, c in enumerate(changes) if s != side]
+    return changes[side], changes[side] - (sum(others) / len(others) if others else 0.0)

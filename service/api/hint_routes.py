@@ -1,0 +1,87 @@
+"""The /v1 endpoints of hints and bid analyses: request one (202), then read it by its Location."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.api import hint_schemas
+from service.api.routes import PROBLEM, _token
+from service.api.schemas import Problem
+from service.hints import HintService
+from service.jobs import BID_ANALYSIS, HINT
+
+hints = Blueprint(
+    "hints", __name__, url_prefix="/v1",
+    description="Hints and bid analyses, computed by computer players off the request path.",
+)
+
+
+def _hints() -> HintService:
+    service: HintService = current_app.extensions["pitch_hints"]
+    return service
+
+
+def _problems(*codes: int) -> Any:
+    def decorate(func: Any) -> Any:
+        for code in codes:
+            func = hints.alt_response(code, schema=Problem, content_type=PROBLEM, description="A problem (RFC 9457).")(func)
+        return func
+    return decorate
+
+
+@hints.route("/games/<game_id>/hints")
+class Hints(MethodView):
+    @hints.arguments(hint_schemas.HintRequest)
+    @hints.response(202, hint_schemas.JobAccepted, headers={"Location": {"schema": {"type": "string"}}})
+    @hints.doc(security=[{"seatToken": []}])
+    @_problems(400, 401, 404, 422)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Ask for a hint for the token's seat, which must be to act.
+
+        The answer's `Location` is where the hint appears: the suggested action and, for
+        every legal action, the expected points of the seat's side. With `action`, the
+        hint also says whether that action differs from the suggestion.
+        """
+        job = _hints().request_hint(game_id, _token(), body["level"], body["action"])
+        payload = {"id": job.id, "status": "pending", "for_version": job.for_version}
+        return payload, 202, {"Location": f"/v1/hints/{job.id}"}
+
+
+@hints.route("/hints/<hint_id>")
+class Hint(MethodView):
+    @hints.response(200, hint_schemas.HintOut)
+    @hints.doc(security=[{"seatToken": []}])
+    @_problems(401, 404)
+    def get(self, hint_id: str) -> Any:
+        """Read a hint, with the token of the seat that asked for it."""
+        return _hints().read(hint_id, _token(), HINT)
+
+
+@hints.route("/games/<game_id>/bid-analysis")
+class BidAnalyses(MethodView):
+    @hints.arguments(hint_schemas.BidAnalysisRequest)
+    @hints.response(202, hint_schemas.JobAccepted, headers={"Location": {"schema": {"type": "string"}}})
+    @hints.doc(security=[{"seatToken": []}])
+    @_problems(400, 401, 404, 422)
+    def post(self, body: dict[str, Any], game_id: str) -> Any:
+        """Ask how likely a bid is to make, for each trump suit the seat could name.
+
+        Only the seat to bid may ask, during the bidding, for a bid it may make now.
+        """
+        job = _hints().request_bid_analysis(game_id, _token(), body["bid"], body["level"])
+        payload = {"id": job.id, "status": "pending", "for_version": job.for_version}
+        return payload, 202, {"Location": f"/v1/bid-analyses/{job.id}"}
+
+
+@hints.route("/bid-analyses/<analysis_id>")
+class BidAnalysis(MethodView):
+    @hints.response(200, hint_schemas.BidAnalysisOut)
+    @hints.doc(security=[{"seatToken": []}])
+    @_problems(401, 404)
+    def get(self, analysis_id: str) -> Any:
+        """Read a bid analysis, with the token of the seat that asked for it."""
+        return _hints().read(analysis_id, _token(), BID_ANALYSIS)

@@ -1,0 +1,79 @@
+"""Request and response bodies of hints, bid analyses and the card counter (marshmallow)."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from service.api.schemas import Action
+
+LEVEL = {"description": "The computer player's level, 1 (beginner) to 6 (strongest)."}
+STATUS = {
+    "description": "pending (being computed), done, superseded (the game has moved past "
+    "`for_version`), or failed (see `error`).",
+}
+
+
+class HintRequest(Schema):
+    level = fields.Integer(strict=True, load_default=4, validate=validate.Range(min=1, max=6), metadata=LEVEL)
+    action = fields.Nested(
+        Action, load_default=None, allow_none=True,
+        metadata={"description": "The action the player means to take; the hint then says whether it differs."},
+    )
+
+
+class JobAccepted(Schema):
+    id = fields.String(required=True)
+    status = fields.String(required=True, metadata=STATUS)
+    for_version = fields.Integer(required=True, metadata={"description": "The game version it is computed for."})
+
+
+class ActionEstimate(Schema):
+    action = fields.Nested(Action, required=True)
+    expected_points = fields.Float(
+        required=True, metadata={"description": "The mean change of the seat's side's score over the rest of the hand."},
+    )
+    expected_margin = fields.Float(
+        required=True, metadata={"description": "expected_points less the other sides' mean; the suggestion maximizes it."},
+    )
+    samples = fields.Integer(required=True, metadata={"description": "Deals of the unseen cards it was played out on."})
+
+
+class HintOut(Schema):
+    id = fields.String(required=True)
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    level = fields.Integer(required=True, metadata=LEVEL)
+    status = fields.String(required=True, metadata=STATUS)
+    for_version = fields.Integer(required=True)
+    suggestion = fields.Nested(Action, allow_none=True, required=True)
+    estimates = fields.List(fields.Nested(ActionEstimate), required=True)
+    action = fields.Nested(Action, allow_none=True, required=True, metadata={"description": "The intended action sent."})
+    differs = fields.Boolean(
+        allow_none=True, required=True,
+        metadata={"description": "Whether the intended action differs from the suggestion (null without one)."},
+    )
+    error = fields.String(allow_none=True, required=True)
+
+
+class BidAnalysisRequest(Schema):
+    bid = fields.Integer(strict=True, required=True, metadata={"description": "The bid to analyze."})
+    level = fields.Integer(strict=True, load_default=4, validate=validate.Range(min=1, max=6), metadata=LEVEL)
+
+
+class SuitChance(Schema):
+    suit = fields.String(required=True, metadata={"description": "The trump suit named after the bid."})
+    probability = fields.Float(required=True, metadata={"description": "The estimated chance that the bid makes."})
+    samples = fields.Integer(required=True)
+
+
+class BidAnalysisOut(Schema):
+    id = fields.String(required=True)
+    game_id = fields.String(required=True)
+    seat = fields.Integer(required=True)
+    level = fields.Integer(required=True, metadata=LEVEL)
+    status = fields.String(required=True, metadata=STATUS)
+    for_version = fields.Integer(required=True)
+    bid = fields.Integer(required=True)
+    estimates = fields.List(fields.Nested(SuitChance), required=True)
+    error = fields.String(allow_none=True, required=True)
+

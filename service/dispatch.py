@@ -1,0 +1,27 @@
+"""Sending jobs to Celery workers by task name only (DESIGN.md: service never imports workers).
+
+The message carries the job's id and nothing else; results stay in the database, so the
+broker keeps no results.
+"""
+
+from __future__ import annotations
+
+from celery import Celery
+
+RUN_JOB_TASK = "pitch.run_job"
+
+
+class CeleryDispatcher:
+    """Dispatches jobs to the workers listening on ``broker_url``."""
+
+    def __init__(self, broker_url: str) -> None:
+        self._app = Celery("pitch-dispatch", broker=broker_url, set_as_current=False)
+        self._app.conf.update(task_ignore_result=True, broker_connection_retry_on_startup=True)
+
+    def dispatch(self, job_id: str) -> None:
+        """Send the job's id to the workers."""
+        self._app.send_task(RUN_JOB_TASK, args=[job_id])
+
+    def close(self) -> None:
+        """Release the broker connections."""
+        self._app.close()

@@ -1,0 +1,108 @@
+"""Hints and bid analyses for a seat (000 "Learning Features": Hints, AI points estimate,
+Analyze bid): requested as jobs (service/jobs.py), read back by the seat that asked.
+
+A hint is for the seat's own token only, and only when the seat is to act. It answers
+with the suggested action and every legal action's expected points; given the action
+the player means to take, it also says whether that differs from the suggestion. A
+hint or analysis computed for a version the game has since moved past is "superseded".
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from domain.actions import action_of, command_from_action
+from domain.ai.players import check_level
+from domain.errors import IllegalActionError
+from domain.legal import legal_commands
+from domain.state import BIDDING
+from service.errors import InvalidRequestError, JobNotFoundError, UnauthorizedError
+from service.games import GameService
+from service.jobs import BID_ANALYSIS, DONE, FAILED, HINT, RUNNING, SUPERSEDED, Job, Jobs
+
+DEFAULT_LEVEL = 4
+
+
+class HintService:
+    """Request and read hints and bid analyses."""
+
+    def __init__(self, games: GameService, jobs: Jobs) -> None:
+        self.games = games
+        self.jobs = jobs
+
+    def _seat(self, game_id: str, token: str | None) -> int:
+        self.games.load(game_id)
+        if token is None:
+            raise UnauthorizedError("hints are for a seat: send its bearer token")
+        seat = self.games.seat_of(game_id, token)
+        assert seat is not None
+        return seat
+
+    def request_hint(
+        self, game_id: str, token: str | None, level: int = DEFAULT_LEVEL,
+        action: Mapping[str, Any] | None = None,
+    ) -> Job:
+        """Ask for a hint for the token's seat at the game's current version."""
+        seat = self._seat(game_id, token)
+        _level(level)
+        state = self.games.load(game_id)
+        if not legal_commands(state, seat):
+            raise IllegalActionError(f"a hint is for the seat to act, and seat {seat} has nothing to do now")
+        request: dict[str, Any] = {}
+        if action is not None:
+            request["action"] = action_of(command_from_action(seat, action))
+        job = self.jobs.request(game_id, HINT, seat, level, state.version, request)
+        assert job is not None
+        return job
+
+    def request_bid_analysis(
+        self, game_id: str, token: str | None, bid: int, level: int = DEFAULT_LEVEL,
+    ) -> Job:
+        """Ask how likely a bid of ``bid`` is to make, for each trump the seat could name."""
+        seat = self._seat(game_id, token)
+        _level(level)
+        state = self.games.load(game_id)
+        if state.phase != BIDDING or state.to_act != seat:
+            raise IllegalActionError("a bid can be analyzed by the seat to bid, during the bidding")
+        if not any(action_of(c) == {"type": "bid", "amount": bid} for c in legal_commands(state, seat)):
+            raise IllegalActionError(f"seat {seat} cannot bid {bid} now")
+        job = self.jobs.request(game_id, BID_ANALYSIS, seat, level, state.version, {"bid": bid})
+        assert job is not None
+        return job
+
+    def read(self, job_id: str, token: str | None, kind: str) -> dict[str, Any]:
+        """Return a hint or analysis as its seat may read it."""
+        job = self.jobs.store.get(job_id)
+        if job is None or job.kind != kind:
+            raise JobNotFoundError(f"there is no {kind} {job_id!r}")
+        if token is None or self.games.seat_of(job.game_id, token) != job.seat:
+            raise UnauthorizedError(f"this {kind} belongs to another seat's token")
+        status = job.state
+        if status == RUNNING:
+            status = "pending"
+        if status not in (FAILED, SUPERSEDED) and self.games.load(job.game_id).version != job.for_version:
+            status = SUPERSEDED
+        result = job.result or {}
+        answer: dict[str, Any] = {
+            "id": job.id, "game_id": job.game_id, "seat": job.seat, "level": job.level,
+            "status": status, "for_version": job.for_version, "error": job.error,
+            "estimates": result.get("estimates", []),
+        }
+        if kind == HINT:
+            suggestion = result.get("suggestion")
+            intended = job.request.get("action")
+            answer.update({
+                "suggestion": suggestion,
+                "action": intended,
+                "differs": None if intended is None or job.state != DONE else intended != suggestion,
+            })
+        else:
+            answer["bid"] = job.request.get("bid")
+        return answer
+
+
+def _level(level: int) -> None:
+    try:
+        check_level(level)
+    except ValueError as error:
+        raise InvalidRequestError(str(error)) from None

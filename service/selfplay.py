@@ -1,0 +1,97 @@
+"""``pitch selfplay``: two levels of computer player against each other on duplicate deals.
+
+Each deal sequence (a seed) is played twice with the sides swapped, so the luck of the
+cards cancels: the figure is the mean point differential per hand of level A's side over
+level B's (each hand's score changes, 000 "Scoring"), with its standard error over the
+pairs, and the share of games level A won (a tie counts half).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import dataclass
+from typing import Callable
+
+from domain.ai.knowledge import knowledge_of
+from domain.ai.players import choose
+from domain.dealing import start_game
+from domain.decide import decide
+from domain.events import HandScored, SeatSpec
+from domain.evolve import evolve, replay
+from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+from domain.presets import resolve_rules
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One game: level A's differential on each hand, and A's share of the win (1, 0.5 or 0)."""
+
+    differentials: list[float]
+    a_won: float
+
+
+@dataclass(frozen=True, slots=True)
+class SelfplayFigures:
+    """The outcome of a duplicate match."""
+
+    pairs: int
+    games: int
+    hands: int
+    mean_differential: float
+    standard_error: float
+    win_rate: float
+
+
+def play_game(preset: str, a_sides: set[int], levels: tuple[int, int], seed: str, max_hands: int) -> GameResult:
+    """Play one game: the sides in ``a_sides`` at level A, the others at level B."""
+    rules = resolve_rules(preset, {})
+    secret = seed_from_text(seed)
+    deals = SeededDeals(secret)
+    seats = [SeatSpec("ai", levels[0] if rules.side_of(s) in a_sides else levels[1]) for s in range(rules.players)]
+    state = replay(start_game(rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "client"), deals))
+    rng = random.Random(seed)
+    diffs: list[float] = []
+    while state.ended is None and (not max_hands or len(diffs) < max_hands):
+        seat = state.to_act
+        assert seat is not None
+        level = seats[seat].level or 1
+        for event in decide(state, choose(knowledge_of(state, seat), level, rng), deals):
+            state = evolve(state, event)
+            if isinstance(event, HandScored):
+                a = [c for side, c in enumerate(event.changes) if side in a_sides]
+                b = [c for side, c in enumerate(event.changes) if side not in a_sides]
+                diffs.append(statistics.fmean(a) - statistics.fmean(b))
+    if state.ended is None:  # stopped early: the side ahead counts as winning
+        lead = [s - o for s, o in zip(state.scores, reversed(state.scores))]
+        won = 0.5 if not any(lead) else float(any(lead[s] > 0 for s in a_sides))
+    else:
+        won = 0.5 if state.winner is None else float(state.winner in a_sides)
+    return GameResult(diffs, won)
+
+
+def selfplay(
+    preset: str, levels: tuple[int, int], pairs: int, max_hands: int = 0, seed: str = "selfplay",
+    progress: Callable[[], None] | None = None,
+) -> SelfplayFigures:
+    """Play ``pairs`` duplicate pairs of games between two levels; return the figures."""
+    sides = resolve_rules(preset, {}).sides
+    even = {s for s in range(sides) if s % 2 == 0}
+    odd = set(range(sides)) - even
+    per_pair: list[float] = []
+    wins: list[float] = []
+    hands = 0
+    for i in range(pairs):
+        deal = f"{seed}-{i}"
+        both = [play_game(preset, even, levels, deal, max_hands), play_game(preset, odd, levels, deal, max_hands)]
+        diffs = [d for game in both for d in game.differentials]
+        hands += len(diffs)
+        per_pair.append(statistics.fmean(diffs) if diffs else 0.0)
+        wins.extend(game.a_won for game in both)
+        if progress is not None:
+            progress()
+    error = statistics.stdev(per_pair) / len(per_pair) ** 0.5 if len(per_pair) > 1 else float("nan")
+    return SelfplayFigures(
+        pairs=pairs, games=2 * pairs, hands=hands, mean_differential=statistics.fmean(per_pair),
+        standard_error=error, win_rate=statistics.fmean(wins),
+    )

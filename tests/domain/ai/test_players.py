@@ -1,0 +1,172 @@
+"""The computer players of each level (domain/ai/policies.py, montecarlo.py, players.py).
+
+Level 3's rules from 000 "Computer Players" are checked on constructed deals; every
+level is checked to take only legal actions over many random states of many rule sets;
+an action kind the players do not know falls back to the level-1 choice.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from domain.actions import DeclareTrump, MakeBid, Pass, PlayCard
+from domain.ai import policies
+from domain.ai.knowledge import knowledge_of
+from domain.ai.players import analyze_bid, choose, hint
+from domain.legal import legal_commands
+from domain.presets import resolve_rules
+from tests.domain.helpers import Table, game_with
+from tests.strategies import OPTION_SETS, play_game
+
+RNG = random.Random
+
+
+def level3_card(table: Table) -> str:
+    seat = table.state.to_act
+    assert seat is not None
+    command = choose(knowledge_of(table.state, seat), 3, RNG(0))
+    assert isinstance(command, PlayCard)
+    return command.card
+
+
+# Seat 0 makes spades and takes the first trick with the ace; then leads a heart.
+RULE_DEAL = {
+    0: "AS 9H AH 8C 7C 6C",
+    1: "2S 2H 3H 4H 5H 6H",
+    2: "3S 5S 6S TC 2D 3D",
+    3: "4S 7H JH QH KH 2C",
+}
+
+
+def rule_table() -> Table:
+    table = game_with(RULE_DEAL, dealer=3)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    table.play("AS 2S 3S 4S")
+    return table
+
+
+def test_in_third_seat_do_not_trump_partners_high_card() -> None:
+    table = rule_table()
+    table.play("AH 2H")  # partner leads the ace of hearts; seat 2 has no hearts but two trumps
+    card = level3_card(table)
+    assert card not in ("5S", "6S")
+    assert card == "TC"  # the partner's trick is sure: give it the ten for game
+
+
+def test_in_fourth_seat_play_just_high_enough_to_take_it_when_an_opponent_is_winning() -> None:
+    table = rule_table()
+    table.play("9H 2H")
+    table.act(PlayCard(2, "2D"))  # the opponents' nine of hearts is winning
+    assert level3_card(table) == "JH"  # not the queen or king
+
+
+def test_a_discard_is_the_cheapest_card_never_a_ten_when_the_opponents_win() -> None:
+    table = game_with({
+        0: "AS KS AH 8C 7C 6C", 1: "2S QH 3H 4H 5H 6H", 2: "3S 5S 6S TC 2D 3D", 3: "4S 7H JH TH KH 2C",
+    }, dealer=3)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    table.play("AS 2S 3S 4S", "8C")
+    table.act(PlayCard(1, "QH"))  # seat 1 has no clubs; seat 2 must follow with the ten
+    table.act(PlayCard(2, "TC"))
+    assert level3_card(table) == "2C"
+
+
+def test_the_maker_leads_a_sure_trump_to_pull_trumps() -> None:
+    table = game_with({0: "AS KS QS 8C 7C 6C"}, dealer=3)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    assert level3_card(table) == "AS"
+
+
+def test_level_3_bids_a_strong_hand_passes_a_weak_one_and_names_its_best_suit() -> None:
+    strong = game_with({0: "AS KS JS 2S TS 3H"}, dealer=3)
+    command = choose(knowledge_of(strong.state, 0), 3, RNG(0))
+    assert isinstance(command, MakeBid) and command.amount >= 3
+    strong.act(command)
+    strong.auction(None, None, None)
+    assert choose(knowledge_of(strong.state, 0), 3, RNG(0)) == DeclareTrump(0, "S")
+    weak = game_with({0: "9S 4H 7D 8D 5C 6C"}, dealer=3)
+    assert choose(knowledge_of(weak.state, 0), 3, RNG(0)) == Pass(0)
+
+
+def test_level_3_does_not_outbid_its_partner_with_a_modest_hand() -> None:
+    table = game_with({0: "AS 7S 5S 3H 4D 5C", 2: "QD 4S 9H 8D 6C 7C"}, dealer=3)
+    table.auction(3, None)  # seat 0 bids 3; seat 2 holds a modest hand
+    assert choose(knowledge_of(table.state, 2), 3, RNG(0)) == Pass(2)
+
+
+def test_the_stuck_dealer_bids() -> None:
+    table = game_with({3: "9S 4H 7D 8D 5C 6C"}, dealer=3)
+    table.auction(None, None, None)
+    for level in (1, 2, 3, 4):
+        assert isinstance(choose(knowledge_of(table.state, 3), level, RNG(0), samples=2), MakeBid)
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+def test_every_level_takes_only_legal_actions(options: dict[str, object]) -> None:
+    rules = resolve_rules("team-auction", options)
+    checked = 0
+    for game_seed in range(2):
+        game = play_game(rules, f"legal-{game_seed}", game_seed, max_hands=2)
+        for i, k in enumerate(game.turns):
+            state = game.states[k]
+            seat = state.to_act
+            if seat is None:
+                continue
+            legal = legal_commands(state, seat)
+            known = knowledge_of(state, seat)
+            for level in (1, 2, 3):
+                assert choose(known, level, RNG(k)) in legal
+            if i % 5 == 0:  # the Monte Carlo levels differ only in their deal counts
+                assert choose(known, 4 + i % 3, RNG(k), samples=1) in legal
+            checked += 1
+    assert checked > 5
+
+
+def test_the_levels_at_their_full_strength_take_legal_actions() -> None:
+    game = play_game(resolve_rules("team-auction", {}), "full", 3, max_hands=1)
+    for k, level in zip(game.turns[1::12], (4, 5, 6)):
+        state = game.states[k]
+        seat = state.to_act
+        assert seat is not None
+        assert choose(knowledge_of(state, seat), level, RNG(1)) in legal_commands(state, seat)
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """An action kind the players do not know (a variant's claim, say)."""
+
+    seat: int
+
+
+def test_an_unknown_action_kind_falls_back_to_the_level_1_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    table = game_with({0: "AS KS QS 8C 7C 6C"}, dealer=3)
+    monkeypatch.setattr(policies, "legal_commands", lambda state, seat: [Claim(seat)])
+    for policy in (policies.level1, policies.level2, policies.level3):
+        assert policy(table.state, 0, RNG(0)) == Claim(0)
+
+
+def test_a_hint_estimates_every_legal_action_and_suggests_the_best_margin() -> None:
+    table = rule_table()
+    table.play("9H 2H")
+    table.act(PlayCard(2, "2D"))
+    known = knowledge_of(table.state, 3)
+    found = hint(known, 4, RNG(0), samples=8)
+    assert [e.command for e in found.estimates] == legal_commands(table.state, 3)
+    assert all(e.samples == 8 for e in found.estimates)
+    assert found.suggestion == max(found.estimates, key=lambda e: e.margin).command
+    by_card = {e.command.card: e for e in found.estimates if isinstance(e.command, PlayCard)}
+    assert by_card["JH"].margin >= by_card["7H"].margin  # taking the trick beats giving it away
+
+
+def test_a_bid_analysis_gives_each_trump_suit_a_chance_of_making() -> None:
+    table = game_with({0: "AS KS JS 2S TS 3S"}, dealer=3)
+    chances = {c.suit: c for c in analyze_bid(knowledge_of(table.state, 0), 4, 4, RNG(0), samples=10)}
+    assert set(chances) == {"S", "H", "D", "C"}
+    assert all(0.0 <= c.probability <= 1.0 and c.samples == 10 for c in chances.values())
+    assert chances["S"].probability > 0.5 > chances["H"].probability

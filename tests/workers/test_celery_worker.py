@@ -1,0 +1,166 @@
+"""Real `pitch worker` processes on the machine's Redis: computer seats and hints through
+Celery, and a worker killed in the middle of a job (nothing lost, nothing doubled).
+
+Redis must be up (127.0.0.1:6379); these tests fail, never skip, when it is not. They
+use a Redis database of their own and empty it before and after.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from domain.fairness import first_dealer, seed_from_text
+from service.api import create_app
+from service.bootstrap import Services, build_services
+from service.config import Settings
+from service.migrate import upgrade
+from service.jobs import DONE, MOVE, RUNNING, jobs_table
+from tests.dbs import sqlite_url
+from tests.service.api.client import ApiGame, bearer
+
+REDIS_DB = 13
+BROKER = f"redis://127.0.0.1:6379/{REDIS_DB}"
+PITCH = Path(sys.executable).parent / "pitch"
+WAIT = 90.0
+
+
+def wait_for(check: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.01)
+    raise AssertionError(f"waited {timeout:.0f} s for {what}")
+
+
+@pytest.fixture
+def broker() -> Iterator[str]:
+    """The machine's Redis, a database of these tests' own, emptied before and after."""
+    client = redis.Redis(host="127.0.0.1", port=6379, db=REDIS_DB, socket_connect_timeout=5)
+    client.ping()  # Redis down: the test fails here
+    client.flushdb()
+    yield BROKER
+    client.flushdb()
+    client.close()
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> str:
+    url = sqlite_url(tmp_path)
+    upgrade(url)
+    return url
+
+
+class Worker:
+    """A `pitch worker` process (solo pool: the job runs in the process that is killed)."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.log = log
+        self._output = log.open("ab")
+        self.process = subprocess.Popen(
+            [str(PITCH), "worker", "--pool", "solo"], env=env,
+            stdout=self._output, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+        wait_for(lambda: "ready." in log.read_text(errors="replace") or self.process.poll() is not None, "the worker")
+        assert self.process.poll() is None, log.read_text(errors="replace")
+
+    def kill(self) -> None:
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+        self._output.close()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._output.close()
+
+
+@pytest.fixture
+def workers(broker: str, database: str, tmp_path: Path) -> Iterator[Callable[[], Worker]]:
+    env = {
+        **os.environ, "PITCH_BROKER_URL": broker, "PITCH_DATABASE_URL": database, "PITCH_JOB_LEASE": "2",
+    }
+    started: list[Worker] = []
+
+    def start() -> Worker:
+        worker = Worker(env, tmp_path / f"worker-{len(started)}.log")
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+@pytest.fixture
+def services(broker: str, database: str) -> Iterator[Services]:
+    built = build_services(Settings(database_url=database, broker_url=broker, job_lease_seconds=2))
+    yield built
+    built.close()
+
+
+def test_computer_seats_and_hints_run_on_a_celery_worker(workers: Callable[[], Worker], services: Services) -> None:
+    workers()
+    client = create_app(services=services).test_client()
+    table = ApiGame.create(
+        client, seats=[{"kind": "ai", "level": level} for level in (3, 1, 2, 1)],
+        rules={"preset": "team-auction", "options": {"target_score": 3}},
+    )
+    wait_for(lambda: table.view()["phase"] == "ended", "the computers' game to end")
+
+    game = ApiGame.create(client)
+    seat = game.to_act()
+    response = client.post(f"/v1/games/{game.id}/hints", json={"level": 4}, headers=bearer(game.tokens[seat]))
+    assert response.status_code == 202
+
+    def answered() -> dict[str, Any] | None:
+        body: dict[str, Any] = client.get(response.headers["Location"], headers=bearer(game.tokens[seat])).get_json()
+        return body if body["status"] != "pending" else None
+
+    hint = wait_for(answered, "the hint")
+    assert hint["status"] == "done" and hint["suggestion"] in game.view(seat)["legal_actions"]
+
+
+def test_a_worker_killed_in_the_middle_of_a_move_loses_nothing_and_doubles_nothing(
+    workers: Callable[[], Worker], services: Services,
+) -> None:
+    seed = "killed-worker"
+    computer = (first_dealer(seed_from_text(seed), 4) + 1) % 4  # the first seat to bid
+    seats = [{"kind": "ai", "level": 6} if s == computer else {"kind": "human"} for s in range(4)]
+    first = workers()
+    # Twelve cards each make the level-6 bid take long enough to be caught in the middle.
+    created = services.games.create_game("team-auction", {"hand_size": 12}, seats, seed=seed)
+
+    def job() -> Any:
+        with services.engine.connect() as conn:
+            return conn.execute(jobs_table.select().where(jobs_table.c.game_id == created.game_id)).one_or_none()
+
+    running = wait_for(lambda: (row := job()) is not None and row.state == RUNNING and row, "the job to start")
+    assert running.kind == MOVE and running.attempts == 1
+    first.kill()
+    assert job().state == RUNNING  # it was killed before it could finish
+
+    workers()
+    finished = wait_for(lambda: (row := job()) is not None and row.state == DONE and row, "the job to be taken up again")
+    assert finished.attempts == 2
+    time.sleep(1.0)  # any late or duplicate delivery would land now
+    events = services.games.store.read(created.game_id)
+    actions = [e for e in events if e.type in ("BidMade", "BidPassed")]
+    assert len(actions) == 1 and actions[0].version == 3 and actions[0].data["seat"] == computer
+    assert actions[0].idempotency_key == f"job:{running.id}"
+    assert [e.version for e in events] == list(range(1, 4))

@@ -1,0 +1,102 @@
+"""The Celery app: configured from Settings, its one task runs a job by id.
+
+STYLE.md "Celery" (pallets/flask examples/celery; Celery's task guide, "State" and
+"Database transactions"): the message carries the job's id only; the task re-reads the
+job and the game from the database and records its result there, never in the broker.
+Delivery is at least once: messages are acknowledged after the task ends and given back
+if the worker process dies (``acks_late``, ``reject_on_worker_lost``), and a sweeper in
+each worker sends again the jobs whose lease expired. The job's lease and its
+``expected_version`` make every extra delivery harmless (service/jobs.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+from typing import Any
+
+from celery import Celery, Task
+from celery.signals import worker_ready, worker_shutdown
+
+from service.bootstrap import Services, build_services
+from service.config import Settings
+from service.dispatch import RUN_JOB_TASK, CeleryDispatcher
+
+log = logging.getLogger(__name__)
+
+
+class _Process:
+    """This process's services, built on first use (never shared across a fork)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._services: Services | None = None
+        self._pid = 0
+        self._lock = threading.Lock()
+
+    def services(self) -> Services:
+        with self._lock:
+            if self._services is None or self._pid != os.getpid():
+                assert self.settings.broker_url, "workers need PITCH_BROKER_URL"
+                self._services = build_services(self.settings, CeleryDispatcher(self.settings.broker_url))
+                self._pid = os.getpid()
+            return self._services
+
+
+def create_celery(settings: Settings) -> Celery:
+    """Return the Celery app of the workers, over the broker and database of ``settings``."""
+    if not settings.broker_url:
+        raise ValueError("the workers need a broker: set PITCH_BROKER_URL (redis://... or amqp://...)")
+    app = Celery("pitch", broker=settings.broker_url, set_as_current=False)
+    lease = settings.job_lease_seconds
+    app.conf.update(
+        task_ignore_result=True,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        broker_connection_retry_on_startup=True,
+        # Redis gives an unacknowledged message to another worker after this long; the
+        # job's lease decides who may deliver its result, so a late copy is harmless.
+        broker_transport_options={"visibility_timeout": max(3600.0, 4 * lease)},
+        worker_hijack_root_logger=False,
+    )
+    process = _Process(settings)
+
+    @app.task(name=RUN_JOB_TASK, bind=True)
+    def run_job(task: Task, job_id: str) -> None:
+        """Run the job ``job_id`` under a lease held by this delivery."""
+        holder = f"{socket.gethostname()}:{os.getpid()}:{task.request.id}"
+        process.services().jobs.run(job_id, holder)
+
+    sweeper = _Sweeper(process, every=max(0.5, lease / 4))
+    worker_ready.connect(sweeper.start, weak=False)
+    worker_shutdown.connect(sweeper.stop, weak=False)
+    return app
+
+
+class _Sweeper:
+    """Sends again, from the worker's main process, the jobs whose lease expired or that waited too long."""
+
+    def __init__(self, process: _Process, every: float) -> None:
+        self._process = process
+        self._every = every
+        self._stop = threading.Event()
+
+    def start(self, **_: Any) -> None:
+        threading.Thread(target=self._loop, name="pitch-job-sweeper", daemon=True).start()
+
+    def stop(self, **_: Any) -> None:
+        self._stop.set()
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                sent = self._process.services().jobs.sweep()
+                if sent:
+                    log.info("sent %d job(s) again: %s", len(sent), ", ".join(sent))
+            except Exception:  # the outermost guard of a background thread
+                log.exception("the job sweep failed; trying again")
+            if self._stop.wait(self._every):
+                return
