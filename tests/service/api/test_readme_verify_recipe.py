@@ -48,6 +48,23 @@ def test_the_readme_recipe_verifies_every_deal_of_a_finished_game(client: FlaskC
     assert client.get(f"/v1/games/{game.id}/audit").get_json()["deals"]["verdict"] == "fair"
 
 
+@pytest.mark.parametrize("options", [
+    {"removed_ranks": "23456", "jokers": 2, "kitty_size": 3, "target_score": 4},
+    {"blind_cards": 6, "trump_by": "first-lead", "target_score": 3},
+])
+def test_the_readme_recipe_verifies_variant_decks_kitties_and_face_down_rows(
+    client: FlaskClient, game_service: GameService, options: dict[str, Any],
+) -> None:
+    game = play_game(client, game_service, policy=23, seed=None, rules={"preset": "team-auction", "options": options})
+    events = all_events(client, game.id)
+    assert recipe()(events) == sum(e["type"] == "HandDealt" for e in events) >= 1
+    altered = copy.deepcopy(events)
+    dealt = _first(altered, "HandDealt")
+    dealt["kitty" if options.get("kitty_size") else "blind"].reverse()
+    with pytest.raises(AssertionError):
+        recipe()(altered)
+
+
 ALTERATIONS: list[tuple[str, Callable[[list[dict[str, Any]]], None]]] = [
     ("a seat's cards", lambda e: _first(e, "HandDealt")["cards"][0].reverse()),
     ("the stock", lambda e: _first(e, "HandDealt")["stock"].reverse()),
