@@ -46,7 +46,7 @@ class Playout:
     result: HandResult
 
 
-def _work() -> np.ndarray:  # type: ignore[type-arg]
+def _work() -> np.ndarray:
     return np.empty((WORK_ROWS, WORK_WIDTH), dtype=np.int64)
 
 

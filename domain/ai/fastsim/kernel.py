@@ -29,7 +29,7 @@ try:
 
     def jit(function: Callable[..., Any]) -> Callable[..., Any]:
         """Compile ``function`` with numba (no Python objects, cached on disk)."""
-        return _njit(cache=True, nogil=True)(function)  # type: ignore[no-any-return]
+        return _njit(cache=True, nogil=True)(function)
 except ImportError:  # pragma: no cover - numba is a dependency; this keeps the domain importable
     def jit(function: Callable[..., Any]) -> Callable[..., Any]:
         """Return ``function`` unchanged: it runs as plain Python."""
@@ -76,7 +76,7 @@ def _legal(
             legal &= trump
         if config[FIRST_LEAD] == 2 and not broken and held & ~trump:
             legal &= ~trump
-        return legal  # type: ignore[no-any-return]
+        return legal
     if config[TRUMP_ONLY] == 1:
         return held & trump  # type: ignore[no-any-return]
     if config[REVOKE_PENALTY] == 1:
@@ -183,13 +183,13 @@ def _level3(
                 if best < 0 or _power(cards, -1, c) > _power(cards, -1, best):
                     best = c
         if best >= 0:
-            return best  # type: ignore[no-any-return]
+            return best
         cheap = -1
         for i in range(n):
             c = options[i]
             if cards[TRUMP, c] < 0 and (cheap < 0 or cards[COST, c] < cards[COST, cheap]):
                 cheap = c
-        return cheap if cheap >= 0 else _cheapest(cards, options, n)  # type: ignore[no-any-return]
+        return cheap if cheap >= 0 else _cheapest(cards, options, n)
     # Following.
     led = cards[SUIT, play_card[start]]
     best_seat = play_seat[start]
@@ -224,7 +224,7 @@ def _level3(
             c = options[i]
             if _power(cards, led, c) <= to_beat and (pick < 0 or cards[COST, c] < cards[COST, pick]):
                 pick = c
-        return pick if pick >= 0 else cheapest  # type: ignore[no-any-return]
+        return pick if pick >= 0 else cheapest
     if m == 0:
         return cheapest  # type: ignore[no-any-return]
     if last:

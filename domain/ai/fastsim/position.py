@@ -63,10 +63,10 @@ def position_of(state: GameState) -> Position:
     play_card = np.full(size, -1, dtype=np.int64)
     play_seat = np.full(size, -1, dtype=np.int64)
     play_trick = np.full(size, -1, dtype=np.int64)
-    for k, (trick, seat, card) in enumerate(plays):
+    for k, (number, seat, card) in enumerate(plays):
         play_card[k] = INDEX[card]
         play_seat[k] = seat
-        play_trick[k] = trick
+        play_trick[k] = number
     winners = np.full(len(hand.tricks) + total + 1, -1, dtype=np.int64)
     for t, trick in enumerate(hand.tricks):
         winners[t] = trick.winner
