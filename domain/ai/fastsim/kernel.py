@@ -29,11 +29,17 @@ try:
 
     def jit(function: Callable[..., Any]) -> Callable[..., Any]:
         """Compile ``function`` with numba (no Python objects, cached on disk)."""
-        return _njit(cache=True, nogil=True)(function)
+        return _njit(cache=True, nogil=True, error_model="numpy")(function)
+
+    def inline(function: Callable[..., Any]) -> Callable[..., Any]:
+        """Compile ``function`` with numba, inlined into its callers (the per-card steps)."""
+        return _njit(cache=True, nogil=True, error_model="numpy", inline="always")(function)
 except ImportError:  # pragma: no cover - numba is a dependency; this keeps the domain importable
     def jit(function: Callable[..., Any]) -> Callable[..., Any]:
         """Return ``function`` unchanged: it runs as plain Python."""
         return function
+
+    inline = jit
 
 from domain.ai.fastsim.tables import (
     ABOVE, CAPTURE, COST, FINISH_EARLY, FIRST_LEAD, GAME_POINT, GAME_TIE_MAKERS, GIFT,
@@ -60,7 +66,7 @@ ERROR_SHORT = -2  # the forced sequence ran out under POLICY_FORCED
 ERROR_STUCK = -3  # a seat to act has no legal card (the reference has no move either)
 
 
-@jit
+@inline
 def _legal(
     cards: Any, config: Any, masks: Any, held: int, table_card: int, first: bool, broken: bool,
 ) -> int:
@@ -91,7 +97,7 @@ def _legal(
     return held
 
 
-@jit
+@inline
 def _trick_winner(cards: Any, play_card: Any, play_seat: Any, start: int, end: int) -> int:
     """Return the winner of the trick of plays start..end-1 (domain/trumps.py trick_winner)."""
     best_seat = play_seat[start]
@@ -240,7 +246,7 @@ def _level3(
     return scratch[m - 1] if stake >= 10 else cheapest  # type: ignore[no-any-return]
 
 
-@jit
+@inline
 def _next_in_trick(n: int, seat: int, leader: int, out: int) -> int:
     """evolve._next_in_trick: the next seat to play after ``seat``, -1 when the trick is complete."""
     for step in range(1, n + 1):
@@ -273,7 +279,7 @@ for _i in range(64):
     _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
 
 
-@jit
+@inline
 def _nth_bit(mask: int, k: int) -> int:
     """Return the index of the k-th (from 0) set bit of ``mask``."""
     for _ in range(k):
@@ -282,17 +288,18 @@ def _nth_bit(mask: int, k: int) -> int:
     return _BIT_INDEX[np.int64((low * _DE_BRUIJN) >> np.uint64(58))]  # type: ignore[no-any-return]
 
 
-@jit
+@inline
 def _bits(mask: int) -> int:
-    n = 0
-    while mask:
-        mask &= mask - 1
-        n += 1
-    return n
+    """Return how many bits of ``mask`` are set (SWAR: a few operations, no loop)."""
+    x = np.uint64(mask)
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))  # type: ignore[return-value]
 
 
-@jit
-def playout(
+@inline
+def _playout(
     cards: Any, config: Any, masks: Any, hands: Any, owner: Any, state: Any, play_card: Any,
     play_seat: Any, play_trick: Any, winners: Any, forced: Any, n_forced: int, policy: int, rng: Any,
     points: Any, tricks: Any, legal_masks: Any, work: Any,
@@ -444,6 +451,19 @@ def playout(
 
 
 @jit
+def playout(
+    cards: Any, config: Any, masks: Any, hands: Any, owner: Any, state: Any, play_card: Any,
+    play_seat: Any, play_trick: Any, winners: Any, forced: Any, n_forced: int, policy: int, rng: Any,
+    points: Any, tricks: Any, legal_masks: Any, work: Any,
+) -> int:
+    """Play the position to the end of its hand (see _playout); return the plays made or an ERROR_*."""
+    return _playout(  # type: ignore[no-any-return]
+        cards, config, masks, hands, owner, state, play_card, play_seat, play_trick, winners, forced,
+        n_forced, policy, rng, points, tricks, legal_masks, work,
+    )
+
+
+@inline
 def _score(
     cards: Any, config: Any, owner: Any, makers: int, play_card: Any, play_seat: Any, play_trick: Any,
     winners: Any, plays: int, n_tricks: int, points: Any, tricks: Any, pips: Any,
@@ -529,7 +549,7 @@ def playouts(
     total = 0
     for _ in range(count):
         st[:] = state
-        made = playout(
+        made = _playout(
             cards, config, masks, hands, owner, st, cards_played, seats, trick_of, won, forced, n_forced,
             policy, rng, points, tricks, no_record, work,
         )
