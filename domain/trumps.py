@@ -59,9 +59,27 @@ class TrumpOrder:
         return best
 
 
-@lru_cache(maxsize=1024)
+# Keyed by the Rules object's identity: a game keeps one Rules object, and hashing or
+# comparing a 70-field Rules on every lookup (as lru_cache does) cost more than the rest
+# of a card play. Each entry holds its Rules, so an id cannot be reused while cached.
+_ORDERS: dict[int, tuple[Rules, dict[str, TrumpOrder]]] = {}
+
+
 def trump_order(rules: Rules, suit: str) -> TrumpOrder:
     """Return the trump order of ``suit`` under ``rules``, lowest card first."""
+    entry = _ORDERS.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_ORDERS) >= 1024:
+            _ORDERS.clear()
+        entry = _ORDERS[id(rules)] = (rules, {})
+    order = entry[1].get(suit)
+    if order is None:
+        order = entry[1][suit] = _trump_order(rules, suit)
+    return order
+
+
+@lru_cache(maxsize=1024)
+def _trump_order(rules: Rules, suit: str) -> TrumpOrder:
     cards = [rank + suit for rank in RANKS if rank not in rules.removed_ranks]
     twin = TWIN_SUIT[suit]
     for option, rank in OFF_CARDS:

@@ -2,24 +2,38 @@
 
 ``replay`` measures, on one core, events per second for the fold alone (``replay`` over
 decoded events) and for decoding stored JSON data plus the fold, over complete games
-played by the random policy of service/simulate.py. ``ai`` measures whole-hand rollouts
-per second on one core (a sampled deal played from the bidding to HandScored by the
-rollout policy through decide/evolve) and the time a hint takes at each level.
+played by the random policy of service/simulate.py. ``ai`` measures, per core (CPU time
+of this process, so that a busy machine's other work is not counted): random playouts
+of the play phase from the first lead (every seat choosing uniformly among its legal
+cards) on the reference reducers, on the fast simulator (domain/ai/fastsim) and on a
+tiny C program doing the same playout (service/native/playout.c, compiled with the
+machine's gcc or cc when there is one); whole-hand rollouts by the level-3 policy from
+the deal as the Monte Carlo players run them; and the time a hint takes at each level.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
 import statistics
+import subprocess
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
+from domain.actions import PlayCard
+from domain.ai import fastsim
 from domain.ai.knowledge import knowledge_of
 from domain.ai.players import ROLLOUT_POLICY, hint
-from domain.ai.rollout import play_out
+from domain.ai.rng import pick
+from domain.ai.rollout import play_out, step
+from domain.ai.fastsim.tables import INDEX
+from domain.legal import legal_commands
 from domain.codec import decode, encode
 from domain.evolve import evolve, replay
-from domain.state import BIDDING, INITIAL, GameState
+from domain.state import BIDDING, INITIAL, PLAYING, GameState
 from service.simulate import random_game
 
 
@@ -70,8 +84,15 @@ def bench_replay(games: int = 20, runs: int = 15) -> ReplayFigures:
 
 @dataclass(frozen=True, slots=True)
 class AiFigures:
-    """Rollouts per second on one core, and hint compute times by level (seconds)."""
+    """Playouts and rollouts per second of CPU on one core, and hint compute times by level (seconds)."""
 
+    positions: int
+    warm_seconds: float
+    reference_per_second: float
+    fast_per_second: float
+    fast_level3_per_second: float
+    c_per_second: float | None
+    c_note: str
     playouts: int
     playouts_per_second: float
     hint_times: dict[int, list[float]]
@@ -88,19 +109,104 @@ def _positions(count: int, seed: str) -> list[GameState]:
             if state.to_act is not None and state.hand is not None and state.hand.number <= 2:
                 states.append(state)
         i += 1
-    step = max(1, len(states) // count)
-    return states[::step][:count]
+    step_ = max(1, len(states) // count)
+    return states[::step_][:count]
 
 
-def bench_ai(playouts: int = 300, hints: int = 20, levels: tuple[int, ...] = (1, 2, 3, 4, 5, 6)) -> AiFigures:
-    """Time rollouts of whole hands from their deal, and hints at each level on random positions."""
+def first_leads(count: int, seed: str = "bench-ai-play") -> list[GameState]:
+    """Return ``count`` positions of the default rules at the first lead of a hand (trump declared)."""
+    found: list[GameState] = []
+    i = 0
+    while len(found) < count:
+        state = INITIAL
+        for event in random_game(f"{seed}-{i}"):
+            state = evolve(state, event)
+            hand = state.hand
+            if hand is not None and hand.phase == PLAYING and hand.trump and not hand.tricks and not hand.table and hand.to_act is not None:
+                found.append(state)
+                break
+        i += 1
+    return found
+
+
+def _reference_playout(state: GameState, rng: random.Random) -> None:
+    while True:
+        seat = state.to_act
+        assert seat is not None
+        state, scored = step(state, pick(rng, legal_commands(state, seat)))
+        if scored is not None:
+            return
+
+
+def _cpu_rate(work: object, seconds: float) -> float:
+    """Return how many times per second of CPU ``work()`` runs, repeating it for about ``seconds``."""
+    count = 0
+    start = time.process_time()
+    while True:
+        count += int(work())  # type: ignore[operator]
+        spent = time.process_time() - start
+        if spent >= seconds:
+            return count / spent
+
+
+def c_reference(positions: list[GameState], count: int) -> tuple[float | None, str]:
+    """Compile service/native/playout.c and time ``count`` random playouts of each position (per CPU second)."""
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        return None, "no C compiler on this machine (gcc or cc)"
+    source = Path(__file__).parent / "native" / "playout.c"
+    with tempfile.TemporaryDirectory() as folder:
+        binary = os.path.join(folder, "playout")
+        built = subprocess.run([compiler, "-O2", "-o", binary, str(source)], capture_output=True, text=True)
+        if built.returncode:
+            return None, f"{compiler} failed: {built.stderr.strip()[:200]}"
+        done, seconds = 0, 0.0
+        for state in positions:
+            hand = state.hand
+            assert hand is not None and hand.trump is not None and hand.to_act is not None
+            cards = [str(INDEX[c]) for held in hand.cards for c in held]
+            args = [binary, str("SHDC".index(hand.trump)), str(hand.to_act), str(count), *cards]
+            out = subprocess.run(args, capture_output=True, text=True, check=True).stdout.split()
+            done += int(out[0])
+            seconds += float(out[1])
+    return done / seconds, f"{os.path.basename(compiler)} -O2"
+
+
+def bench_ai(
+    playouts: int = 300, hints: int = 20, levels: tuple[int, ...] = (1, 2, 3, 4, 5, 6), seconds: float = 2.0,
+) -> AiFigures:
+    """Time playouts on the reducers, the fast simulator and C; rollouts of whole hands; hints at each level."""
+    began = time.perf_counter()
+    fastsim.warm()
+    warm_seconds = time.perf_counter() - began
+    leads = first_leads(8)
     rng = random.Random(1)
+    turn = [0]
+
+    def reference() -> int:
+        _reference_playout(leads[turn[0] % len(leads)], rng)
+        turn[0] += 1
+        return 1
+
+    prepared = [fastsim.position_of(state) for state in leads]
+    batch = 20_000
+
+    def fast(policy: int) -> int:
+        position = prepared[turn[0] % len(prepared)]
+        turn[0] += 1
+        fastsim.run_many(position, batch, policy, seed=turn[0])
+        return batch
+
+    reference_rate = _cpu_rate(reference, seconds)
+    fast_rate = _cpu_rate(lambda: fast(fastsim.POLICY_RANDOM), seconds)
+    level3_rate = _cpu_rate(lambda: fast(fastsim.POLICY_LEVEL3), seconds)
+    c_rate, c_note = c_reference(leads, max(1, int(fast_rate * seconds / len(leads))))
     deals = [s for s in _positions(200, "bench-ai-deal") if s.phase == BIDDING and not s.hand.bids]  # type: ignore[union-attr]
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(playouts):
         state = deals[i % len(deals)]
         play_out(knowledge_of(state, state.to_act or 0).sample(rng), ROLLOUT_POLICY, rng)
-    rate = playouts / (time.perf_counter() - start)
+    rate = playouts / max(time.process_time() - start, 1e-9)
     positions = _positions(hints, "bench-ai-hint")
     times: dict[int, list[float]] = {}
     for level in levels:
@@ -109,7 +215,11 @@ def bench_ai(playouts: int = 300, hints: int = 20, levels: tuple[int, ...] = (1,
             began = time.perf_counter()
             hint(knowledge_of(state, state.to_act), level, random.Random(level))
             times.setdefault(level, []).append(time.perf_counter() - began)
-    return AiFigures(playouts, rate, times)
+    return AiFigures(
+        positions=len(leads), warm_seconds=warm_seconds, reference_per_second=reference_rate,
+        fast_per_second=fast_rate, fast_level3_per_second=level3_rate, c_per_second=c_rate, c_note=c_note,
+        playouts=playouts, playouts_per_second=rate, hint_times=times,
+    )
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import platform
 from pathlib import Path
 from typing import Any
@@ -137,15 +138,28 @@ main.add_command(audit)
 
 
 @bench.command("ai")
-@click.option("--playouts", default=300, show_default=True, help="Whole-hand rollouts to time.")
+@click.option("--playouts", default=300, show_default=True, help="Whole-hand level-3 rollouts to time.")
 @click.option("--hints", default=20, show_default=True, help="Positions to time a hint on, at each level.")
-def bench_ai(playouts: int, hints: int) -> None:
-    """Rollouts per second per core of the reference reducers, and hint times (p50/p99) per level."""
+@click.option("--seconds", default=2.0, show_default=True, help="CPU seconds for each playout rate.")
+def bench_ai(playouts: int, hints: int, seconds: float) -> None:
+    """Playouts per second per core: reference reducers, fast simulator, C; hint times (p50/p99) per level."""
     from service.bench import bench_ai as run, percentile
 
-    figures = run(playouts, hints)
-    click.echo(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu'}")
-    click.echo(f"rollouts (whole hand, from the deal): {figures.playouts_per_second:,.0f} per second on one core ({figures.playouts} timed)")
+    click.echo("warming the fast simulator (numba compiles it, or loads it from its cache) ...")
+    figures = run(playouts, hints, seconds=seconds)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    click.echo(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu'}, {os.cpu_count()} cores, load {load}")
+    click.echo(f"fast simulator ready in {figures.warm_seconds:.1f} s")
+    click.echo(f"random playouts of the play phase from the first lead ({figures.positions} deals, default rules), per second of CPU on one core:")
+    click.echo(f"  reference reducers (decide/evolve/score_hand): {figures.reference_per_second:,.0f}")
+    click.echo(f"  fast simulator (numba):                        {figures.fast_per_second:,.0f}")
+    if figures.c_per_second is not None:
+        ratio = figures.c_per_second / figures.fast_per_second
+        click.echo(f"  C reference ({figures.c_note}, compiled now):      {figures.c_per_second:,.0f}  (C / fast simulator: {ratio:.2f}x)")
+    else:
+        click.echo(f"  C reference: not run ({figures.c_note})")
+    click.echo(f"  fast simulator, level-3 policy:                {figures.fast_level3_per_second:,.0f}")
+    click.echo(f"rollouts (whole hand from the deal, level 3, reducers until play then the fast simulator): {figures.playouts_per_second:,.0f} per second of CPU ({figures.playouts} timed)")
     for level, times in figures.hint_times.items():
         click.echo(
             f"hint at level {level}: p50 {percentile(times, 0.5) * 1000:,.0f} ms, "

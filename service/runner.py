@@ -4,7 +4,9 @@
 hints with no external service: ``ThreadRunner`` is the dispatcher, a queue served by a
 few daemon threads, and a sweeper that every few seconds sends again the jobs whose
 lease expired or that waited too long (after a restart, say). The jobs' lifecycle is the
-same as under Celery; only the transport differs.
+same as under Celery; only the transport differs. Starting also warms the Monte Carlo
+players' fast simulator in a background thread (numba compiles it once, then loads it
+from its cache), so that the first computer move does not wait for the compiler.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import queue
 import threading
 import uuid
 
+from domain.ai import fastsim
 from service.jobs import Jobs
 
 log = logging.getLogger(__name__)
@@ -38,6 +41,8 @@ class ThreadRunner:
     def start(self, jobs: Jobs) -> None:
         """Start the threads that run ``jobs``' jobs, and the sweeper."""
         self.jobs = jobs
+        warm = threading.Thread(target=warm_fast_simulator, name="pitch-fastsim-warm", daemon=True)
+        warm.start()
         for i in range(self._threads):
             thread = threading.Thread(target=self._work, name=f"pitch-job-{i}", daemon=True)
             thread.start()
@@ -73,3 +78,11 @@ class ThreadRunner:
                 self.jobs.sweep()
             except Exception:
                 log.exception("the job sweep failed; trying again in %s s", self._sweep_seconds)
+
+
+def warm_fast_simulator() -> None:
+    """Compile (or load from cache) the fast simulator's kernel; a failure only delays the first rollout."""
+    try:
+        fastsim.warm()
+    except Exception:  # a background thread's outermost guard: rollouts compile it on first use anyway
+        log.exception("warming the fast simulator failed; it will compile on first use")

@@ -18,11 +18,12 @@ import threading
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import worker_ready, worker_shutdown
+from celery.signals import worker_process_init, worker_ready, worker_shutdown
 
 from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.dispatch import RUN_JOB_TASK, CeleryDispatcher
+from service.runner import warm_fast_simulator
 
 log = logging.getLogger(__name__)
 
@@ -72,8 +73,17 @@ def create_celery(settings: Settings) -> Celery:
 
     sweeper = _Sweeper(process, every=max(0.5, lease / 4))
     worker_ready.connect(sweeper.start, weak=False)
+    # Warm the Monte Carlo players' fast simulator in every process that runs tasks (the
+    # prefork children, or the main process of a solo or threads pool), in a thread: a cold
+    # compile outlasts Celery's limit on a child's start-up.
+    worker_process_init.connect(_warm_in_background, weak=False)
+    worker_ready.connect(_warm_in_background, weak=False)
     worker_shutdown.connect(sweeper.stop, weak=False)
     return app
+
+
+def _warm_in_background(**_: Any) -> None:
+    threading.Thread(target=warm_fast_simulator, name="pitch-fastsim-warm", daemon=True).start()
 
 
 class _Sweeper:

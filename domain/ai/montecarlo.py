@@ -3,7 +3,8 @@
 "Deal out the unknown cards randomly, try each legal play, play the deal to the end, and
 choose the legal play with the best average result." Each sampled deal is shared by
 every action (the same deal for each, which makes their difference less noisy), and
-every seat plays the rest of the hand by the rollout policy.
+every seat plays the rest of the hand by the rollout policy. In the play phase, a sample
+plays every legal card on the fast simulator in one go (rollout.py says when it applies).
 
 An action's estimate holds the mean change of the seat's side's score over the hand
 (000 "AI points estimate") and its margin over the other sides; the choice maximizes
@@ -15,9 +16,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.actions import Command, DeclareTrump, MakeBid, Pass
+from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
+from domain.ai import fastsim
+from domain.ai.fastsim import HandResult
 from domain.ai.knowledge import Knowledge
-from domain.ai.policies import Policy
+from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
 from domain.ai.rollout import outcome, side_values, step
 from domain.errors import IllegalActionError
@@ -49,17 +52,26 @@ class BidChance:
         return self.made / self.samples if self.samples else 0.0
 
 
-def estimates(knowledge: Knowledge, samples: int, policy: Policy, rng: Rng) -> list[Estimate]:
-    """Return each legal action's estimate over ``samples`` deals of the unseen cards."""
+def estimates(knowledge: Knowledge, samples: int, policy: Policy, rng: Rng, fast: bool = True) -> list[Estimate]:
+    """Return each legal action's estimate over ``samples`` deals of the unseen cards.
+
+    ``fast=False`` plays every rollout on the reference reducers (the same estimates, slower).
+    """
     seat = knowledge.seat
     commands = legal_commands(knowledge.state, seat)
     side = knowledge.state.rules.side_of(seat)
     points = [0.0] * len(commands)
     margins = [0.0] * len(commands)
+    cards = [c.card for c in commands if isinstance(c, PlayCard)]
+    batch = fast and policy is level3 and len(cards) == len(commands)
     for _ in range(samples):
         world = knowledge.sample(rng)
+        found: list[HandResult | None] = []
+        if batch and fastsim.is_supported(world):
+            found = fastsim.finish(world, cards)
         for i, command in enumerate(commands):
-            own, margin = side_values(outcome(world, command, policy, rng), side)
+            result = found[i] if found and found[i] is not None else None
+            own, margin = side_values(result or outcome(world, command, policy, rng, fast), side)
             points[i] += own
             margins[i] += margin
     n = max(samples, 1)

@@ -3,13 +3,18 @@
 A rollout is one determinization played out: every seat chooses by a policy until the
 hand is scored (000 "Computer Players": "play the deal to the end to get a result").
 Because it goes through ``decide``, every rule and variant the reducers know is played
-exactly; the next session's fast simulator is checked against this.
+exactly. Once the play of the cards begins with trump known, a rollout by the level-3
+policy hands the rest of the hand to the fast simulator (domain/ai/fastsim), which plays
+level 3's cards exactly as this would (tests/domain/ai/test_fastsim.py checks it), so
+the result is the same, sooner; ``fast=False`` keeps every step on the reducers.
 """
 
 from __future__ import annotations
 
 from domain.actions import Command
-from domain.ai.policies import Policy
+from domain.ai import fastsim
+from domain.ai.fastsim import HandResult
+from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
 from domain.decide import decide
 from domain.events import HandScored
@@ -46,9 +51,14 @@ def step(state: GameState, command: Command) -> tuple[GameState, HandScored | No
     return state, None
 
 
-def play_out(state: GameState, policy: Policy, rng: Rng) -> HandScored:
+def play_out(state: GameState, policy: Policy, rng: Rng, fast: bool = True) -> HandScored | HandResult:
     """Play the hand of ``state`` to its end with every seat choosing by ``policy``; return its score."""
     while True:
+        if fast and policy is level3 and fastsim.is_supported(state):
+            found = fastsim.play_on(state, fastsim.POLICY_LEVEL3)
+            if found is not None:
+                return found
+            fast = False
         seat = state.to_act
         if seat is None:
             raise ValueError(f"no seat is to act in phase {state.phase!r}")
@@ -57,13 +67,13 @@ def play_out(state: GameState, policy: Policy, rng: Rng) -> HandScored:
             return scored
 
 
-def outcome(state: GameState, command: Command, policy: Policy, rng: Rng) -> HandScored:
+def outcome(state: GameState, command: Command, policy: Policy, rng: Rng, fast: bool = True) -> HandScored | HandResult:
     """Return the score of the hand when ``command`` is taken now and everything after by ``policy``."""
     state, scored = step(state, command)
-    return scored if scored is not None else play_out(state, policy, rng)
+    return scored if scored is not None else play_out(state, policy, rng, fast)
 
 
-def side_values(scored: HandScored, side: int) -> tuple[int, float]:
+def side_values(scored: HandScored | HandResult, side: int) -> tuple[int, float]:
     """Return the change of ``side``'s score, and that less the other sides' mean change."""
     changes = scored.changes
     others = [c for s, c in enumerate(changes) if s != side]

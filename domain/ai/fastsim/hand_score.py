@@ -1,0 +1,88 @@
+"""Each side's score change from the points and tricks a playout took (domain/scoring.py's arithmetic).
+
+The Monte Carlo players value an action by the change of every side's score over the
+hand (000 "AI points estimate"), so a playout's points must go through the hand-scoring
+rules: the moon's extra point, made or set (``contract``, ``set_penalty``, a moon's
+terms), ``maker_bid_only``, no junk points, ``all_tricks_penalty``, the junk limits of
+``win_rule`` and counting down. This is ``score_hand`` without the evidence; the
+equivalence test checks it against ``score_hand`` on every deal it plays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from domain.game_over import may_win, progress
+from domain.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What a hand played by the kernel brings each side: its points, its tricks and its score change."""
+
+    taken: tuple[int, ...]
+    tricks: tuple[int, ...]
+    changes: tuple[int, ...]
+    bid_made: bool
+
+
+def hand_result(
+    rules: Rules, makers: int, bid: int, points: Sequence[int], tricks: Sequence[int], scores: Sequence[int],
+) -> HandResult:
+    """Return the sides' score changes for a hand whose sides took ``points`` and ``tricks``."""
+    every_trick = sum(tricks)
+    taken = list(points)
+    moon = rules.moon_amount is not None and bid == rules.moon_amount
+    moon_point = False
+    if moon and rules.moon == "extra-point" and tricks[makers] == every_trick and sum(taken) == taken[makers]:
+        taken[makers] += 1
+        moon_point = True
+    if moon and rules.moon == "extra-point":
+        made = moon_point
+    else:
+        if rules.contract == "tricks":
+            made = tricks[makers] == bid if moon else tricks[makers] >= bid
+        else:
+            made = taken[makers] >= (min(bid, rules.max_bid) if moon else bid)
+        if moon and rules.moon_tricks:
+            made = made and tricks[makers] == every_trick
+    before = progress(rules, scores)
+    change = list(taken)
+    if made:
+        if rules.maker_bid_only and change[makers] > bid:
+            change[makers] = bid
+        if moon:
+            if rules.moon == "game-points":
+                change[makers] = rules.target_score
+            elif rules.moon == "instant-win" and before[makers] < 0 and rules.moon_negative != "wins":
+                change[makers] = bid if rules.moon_negative == "add-bid" else bid - before[makers]
+    else:
+        penalty = 2 * bid if rules.set_penalty == "double-bid" else bid
+        if moon and rules.moon == "game-points":
+            penalty = rules.target_score
+        change[makers] = -penalty
+    if not rules.junk_points:
+        for side in range(rules.sides):
+            if side != makers:
+                change[side] = 0
+    if rules.all_tricks_penalty:
+        for winner, count in enumerate(tricks):
+            if count == every_trick:
+                for side in range(rules.sides):
+                    if side != winner:
+                        change[side] -= 1
+    short = rules.target_score - 1
+    if rules.win_rule == "must-bid-no-junk":
+        for side in range(rules.sides):
+            value = change[side]
+            earned = (value if moon else min(bid, value)) if side == makers and made else 0
+            allowed = max(before[side] + earned, min(before[side] + value, max(before[side], short)))
+            if before[side] + value > allowed:
+                change[side] = allowed - before[side]
+    elif rules.win_rule == "must-bid-or-set-held-short":
+        for side in range(rules.sides):
+            if before[side] + change[side] > short and not may_win(rules, makers, made, side):
+                change[side] = short - before[side]
+    changes = tuple(-c for c in change) if rules.count_down else tuple(change)
+    return HandResult(tuple(taken), tuple(tricks), changes, made)

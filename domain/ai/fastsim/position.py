@@ -1,0 +1,82 @@
+"""A play-phase GameState as the kernel's arrays, and which states the kernel can play.
+
+The kernel plays any position of the play phase with trump known (000 "Play"), except
+those that hold face-down cards (001 "Fish Pitch", option ``blind_cards``): a face-down
+card is chosen by position without being seen, which the kernel does not model, so
+those positions stay on the reference reducers. Claims are never made by the rollout
+policies (they play cards), so a table allowing claims plays as one that does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from domain.ai.fastsim.kernel import S_LEADER, S_MAKERS, S_OUT, S_PLAYS, S_SIZE, S_TO_ACT, S_TRICKS
+from domain.ai.fastsim.tables import INDEX, Array, Tables, tables_of
+from domain.state import PLAYING, GameState
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A play-phase position as arrays (see kernel.py), with its tables; copy before playing."""
+
+    tables: Tables
+    hands: Array
+    owner: Array
+    state: Array
+    play_card: Array
+    play_seat: Array
+    play_trick: Array
+    winners: Array
+
+
+def is_supported(state: GameState) -> bool:
+    """Tell whether the kernel can play ``state`` to the end of its hand."""
+    hand = state.hand
+    return (
+        state.ended is None and hand is not None and hand.phase == PLAYING and hand.trump is not None
+        and hand.to_act is not None and hand.maker is not None and hand.high_bid is not None
+        and not state.rules.blind_cards
+    )
+
+
+def position_of(state: GameState) -> Position:
+    """Return the arrays of a supported play-phase ``state`` (see ``is_supported``)."""
+    hand = state.hand
+    assert hand is not None and hand.trump is not None and hand.to_act is not None and hand.maker is not None
+    rules = state.rules
+    players = rules.players
+    total = sum(len(c) for c in hand.cards)
+    width = max(1, max(len(c) for c in hand.cards))
+    hands = np.full((players, width), -1, dtype=np.int64)
+    for seat, held in enumerate(hand.cards):
+        hands[seat, :len(held)] = [INDEX[c] for c in held]
+    owner = np.full(len(INDEX), -1, dtype=np.int64)
+    for seat in range(len(hand.dealt) - 1, -1, -1):  # the first seat whose dealt cards hold it
+        for card in hand.dealt[seat]:
+            owner[INDEX[card]] = seat
+    plays = [(number, seat, card) for number, t in enumerate(hand.tricks) for seat, card in t.plays]
+    plays += [(len(hand.tricks), seat, card) for seat, card in hand.table]
+    size = len(plays) + total
+    play_card = np.full(size, -1, dtype=np.int64)
+    play_seat = np.full(size, -1, dtype=np.int64)
+    play_trick = np.full(size, -1, dtype=np.int64)
+    for k, (number, seat, card) in enumerate(plays):
+        play_card[k] = INDEX[card]
+        play_seat[k] = seat
+        play_trick[k] = number
+    winners = np.full(len(hand.tricks) + total + 1, -1, dtype=np.int64)
+    for t, trick in enumerate(hand.tricks):
+        winners[t] = trick.winner
+    scalars = np.zeros(S_SIZE, dtype=np.int64)
+    scalars[S_TO_ACT] = hand.to_act
+    scalars[S_LEADER] = hand.leader if hand.leader is not None else hand.to_act
+    scalars[S_PLAYS] = len(plays)
+    scalars[S_TRICKS] = len(hand.tricks)
+    scalars[S_OUT] = sum(1 << seat for seat in hand.extra.out)
+    scalars[S_MAKERS] = rules.side_of(hand.maker)
+    return Position(
+        tables_of(rules, hand.trump), hands, owner, scalars, play_card, play_seat, play_trick, winners,
+    )
