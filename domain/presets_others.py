@@ -85,7 +85,7 @@ PRESETS_001: tuple[Preset, ...] = (
              "is played identically to standard Auction Pitch, with the following differences: One Joker is "
              "added to the deck used for this game.",
              "Ace, King, Queen, Jack, 10, 9, 8, 7, 6, 5, 4, 3, 2, Joker.",
-             "Low: Being dealt the lowest trump card in play (not including the Joker).",
+             "Being dealt the lowest trump card in play (not including the Joker).",
              "Since it is possible in this game to earn up to five points per hand, the maximum bid allowed is "
              "five. A player must bid and make all five points to be considered a smudge and winning the game "
              "outright. Similar to the standard game, however, if the player currently has a negative score "
@@ -106,7 +106,7 @@ PRESETS_001: tuple[Preset, ...] = (
              "the dealer need only make a bid equal to the current highest bid if he wants to become the "
              "Pitcher for that hand. The winner of the bidding is entitled to play the first card to the "
              "first trick, and the suit of the card led sets the trump suit to be used for the hand.",
-             "Low: Being dealt the lowest trump card in play.",
+             "Being dealt the lowest trump card in play.",
              "The first partnership to reach seven or more points at the end of a hand is declared the "
              "winner. If both teams manage to do this on the same hand, the team which was the declaring "
              "team on that last hand is set as the game winner."),
@@ -129,9 +129,9 @@ PRESETS_001: tuple[Preset, ...] = (
              "the dealer then deals out a number of cards to that player from the deck to replenish their "
              "hand to nine total cards.",
              "The pitcher is not required to lead a card of his declared trump suit on the first hand.",
-             "Low: Being dealt the lowest trump card in play.", "Five: Winning the five of the trump suit "
-             "in a trick during play.",
-             "Spade: This point is awarded to the team which manages to capture, in a trick the highest card "
+             "Being dealt the lowest trump card in play.", "Winning the five of the trump suit in a trick "
+             "during play.",
+             "This point is awarded to the team which manages to capture, in a trick the highest card "
              "in the suit of spades in play during that hand.",
              "At the start of the game, each team is set with a score of 21.",
              "However, in order to be declared the game winner, a team must either be the declarer or the "
@@ -159,7 +159,7 @@ PRESETS_001: tuple[Preset, ...] = (
              "The suit of the card led sets the trump suit to be used for the remainder of that hand.",
              "If that partnership bid Smudge and the partnership manages to win all four points in play as "
              "well as all 12 tricks in the hand, that team immediately wins the entire game.",
-             "Low: Being dealt the lowest trump card in play.",
+             "Being dealt the lowest trump card in play.",
              "The first team, at the end of a hand to reach or exceed 21 points is declared the winner. If "
              "both teams manager, on the same hand to reach or exceed this number, the team containing the "
              "high bidder for the hand is the winning team."),
@@ -198,8 +198,8 @@ PRESETS_002: tuple[Preset, ...] = (
              "trump. Three points are awarded for taking the 3 of trump. One point is awarded to the player "
              "who is dealt the 2 of trump.",
              "Players are initially dealt nine cards. Following a single round of bidding, the player with "
-             "the highest point bid (called the \"pitcher\") chooses trump. (If all players pass, the hand is "
-             "redealt.) Once trump is set, starting with the player on the pitcher's left, the non-trump "
+             "the highest point bid (called the “pitcher”) chooses trump. (If all players pass, the hand is "
+             "redealt.) Once trump is set, starting with the player on the pitcher’s left, the non-trump "
              "cards are discarded and the hands refilled to six from the undealt cards",
              "After the other three hands are refilled, the pitcher gets all the remaining cards and discards "
              "back to six.")
