@@ -142,3 +142,39 @@ def test_computer_players_play_a_preset_to_its_end(preset: Preset, level: int) -
     """000 "Computer Players": levels 1 and 3 play every preset, whatever it deals, discards or pitches."""
     state = _computer_game(preset, level)
     assert state.ended is not None, f"{preset.name} at level {level}: scores {state.scores}"
+
+
+@pytest.mark.parametrize("name", ["smear-4", "fish-pitch", "trickster-10", "nine-card-pitch"])
+def test_a_monte_carlo_player_sees_no_kitty_face_down_card_or_discard_and_plays_a_hand(name: str) -> None:
+    """000 "Computer Players" ("deal out the unknown cards randomly"); 001 "Fish Pitch" (face-down, seen by nobody).
+
+    The kitty before it is taken, every face-down row and the other seats' discards are
+    hidden in a seat's knowledge and dealt again in each sample; level 4 plays a hand.
+    """
+    from domain.ai.knowledge import HIDDEN
+
+    preset = next(p for p in PRESETS if p.name == name)
+    rules = preset.rules
+    secret = seed_from_text(f"{name}-level-4")
+    source = SeededDeals(secret)
+    state = replay(start_game(
+        rules, name, [SeatSpec("computer", 4)] * rules.players, first_dealer(secret, rules.players),
+        commit(secret, "client"), source,
+    ))
+    rng = random.Random(4)
+    number = 1
+    while state.ended is None and state.hand is not None and state.hand.number == number:
+        seat = state.to_act
+        assert seat is not None
+        knowledge = knowledge_of(state, seat)
+        hand = knowledge.state.hand
+        assert hand is not None
+        assert all(c == HIDDEN for c in hand.extra.kitty)
+        assert all(c in ("", HIDDEN) for row in hand.extra.blind for c in row)
+        assert all(c == HIDDEN for s, pile in enumerate(hand.extra.discards) if s != seat for c in pile)
+        world = knowledge.sample(rng)
+        assert max(_places(world).values()) == 1
+        command = choose(knowledge, 4, rng, samples=1)
+        assert command in legal_commands(state, seat)
+        for event in decide(state, command, source):
+            state = evolve(state, event)
