@@ -11,6 +11,9 @@ makers on a tie, points in order: 000, 001 "How to Play Pitch", 003 "Auction pit
 ``win_by_two`` asks for a two-point lead. Before all of these: a moon made for an instant
 win, or failed where failure loses (000 "Bidding"); a side taking every point under
 ``smudge_anyone`` (001 "Smudge"); a side reaching the set limit loses (000 "Game over").
+At a table without bidding (bid 0) there are no makers: every side may win, and points in
+order are counted from the first listed, with no makers' score first (003 "Pitch or blind
+all fours": "The scoring points accrue strictly in the order given in the table").
 """
 
 from __future__ import annotations
@@ -51,6 +54,8 @@ def outcome(
     """Return how the game ends after ``scored`` (the scores ``before`` it), None when it goes on."""
     makers = scored.makers
     after = progress(rules, scored.scores)
+    if rules.bidding == "none":
+        makers = -1  # nobody bid: no side is the makers
     if scored.moon:
         if scored.bid_made and rules.moon == "instant-win" and (
             progress(rules, before)[makers] >= 0 or rules.moon_negative == "wins"
@@ -71,14 +76,16 @@ def outcome(
             return None
         return _highest(rules, after, range(rules.sides), makers), "hand-limit"
     target = rules.target_score
-    candidates = [s for s in range(rules.sides) if after[s] >= target and may_win(rules, makers, scored.bid_made, s)]
+    candidates = [
+        s for s in range(rules.sides) if after[s] >= target and (makers < 0 or may_win(rules, makers, scored.bid_made, s))
+    ]
     if not candidates:
         return None
     winner: int | None
     if rules.both_over == "makers" and makers in candidates:
         winner = makers
     elif rules.both_over == "in-order":
-        winner = _first_to_reach(rules, before, scored, candidates)
+        winner = _first_to_reach(rules, before, scored, candidates, makers)
     else:
         winner = _highest(rules, after, candidates, makers)
     if rules.win_by_two and (winner is None or any(
@@ -107,7 +114,9 @@ def _best_of(after: Sequence[int], exclude: int) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def _first_to_reach(rules: Rules, before: Sequence[int], scored: HandScored, candidates: Sequence[int]) -> int | None:
+def _first_to_reach(
+    rules: Rules, before: Sequence[int], scored: HandScored, candidates: Sequence[int], makers: int,
+) -> int | None:
     """Return the candidate that reaches the target first when the hand is counted in order.
 
     000 "Score points in order" and 003 "Auction pitch": the makers' score first, then the
@@ -123,11 +132,12 @@ def _first_to_reach(rules: Rules, before: Sequence[int], scored: HandScored, can
         if side in candidates and side not in order and running[side] >= target:
             order.append(side)
 
-    running[scored.makers] = final[scored.makers]
-    note(scored.makers)
+    if makers >= 0:
+        running[makers] = final[makers]
+        note(makers)
     for award in scored.points:
         side = award.side
-        if side != scored.makers and award.value > 0:
+        if side != makers and award.value > 0:
             running[side] = min(running[side] + award.value, max(final[side], running[side]))
             note(side)
     order += [s for s in candidates if s not in order]

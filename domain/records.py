@@ -31,7 +31,7 @@ from domain.events import Event, GameStarted, HandDealt, HandScored, SeatSpec
 from domain.evolve import evolve, replay
 from domain.fairness import CHAIN_LENGTH
 from domain.hand_actions import actions_of
-from domain.presets import get_preset, resolve_rules
+from domain.presets import get_preset, preset_rules
 from domain.rules import Rules, rules_from_dict
 from domain.state import INITIAL, GameState
 
@@ -100,7 +100,7 @@ def _rules(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], Rules]:
         raise MalformedError(f"'rules.preset' must be a preset's name, not {preset!r}")
     if not isinstance(options, Mapping):
         raise MalformedError(f"'rules.options' must be an object of options, not {options!r}")
-    return preset, dict(options), resolve_rules(preset, options)
+    return preset, dict(options), preset_rules(preset, options)
 
 
 def _check_deal(rules: Rules, cards: Sequence[tuple[str, ...]], stock: tuple[str, ...] | None,
@@ -230,7 +230,7 @@ def overrides_of(start: GameStarted) -> dict[str, Any]:
     except RulesError:
         return dict(start.rules)
     overrides = {k: v for k, v in start.rules.items() if base.get(k, object()) != v}
-    if resolve_rules(start.preset, overrides) != rules_from_dict(start.rules):
+    if preset_rules(start.preset, overrides) != rules_from_dict(start.rules):
         return dict(start.rules)
     return overrides
 

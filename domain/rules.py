@@ -762,6 +762,16 @@ def _check_flow(rules: Rules) -> None:
                 raise _contradict(name, "bidding", rules, "it needs an auction")
         if rules.misdeal != "none":
             raise _contradict("misdeal", "bidding", rules, "a misdeal is declared on a turn to bid")
+        # Without bidding nobody undertakes a bid, so no rule about makers, bids or sets applies
+        # (000 "Game or 10 of trump": with no bidding a tied game point is not awarded).
+        for name, plain in (
+            ("moon", "none"), ("win_rule", "highest"), ("game_tie", "none"), ("set_limit", 0),
+            ("maker_bid_only", False), ("junk_points", True), ("revoke", "refused"),
+        ):
+            if getattr(rules, name) != plain:
+                raise _contradict(name, "bidding", rules, "without bidding there are no makers and no bid")
+        if rules.both_over in ("makers", "makers-on-tie"):
+            raise _contradict("both_over", "bidding", rules, "without bidding there are no makers")
     if rules.blind_cards and rules.trump_only:
         raise _contradict("blind_cards", "trump_only", rules, "a face-down card cannot be known to be a trump")
     if rules.nine_five:

@@ -13,6 +13,14 @@ target's worth of points won or lost. Under "must bid to win, no junk points" po
 beyond the bid count only up to the target minus one; under Nine Card Pitch's rule a
 side that may not win yet is held one point short (001 "Nine Card Pitch").
 
+Without bidding (000 "Team", "Solo"; 003 "Pitch or blind all fours") there is no
+contract: the seat that names or pitches trump is recorded as the maker with a bid of 0,
+but every side simply scores the points it took, nobody is set, and a tied game point
+goes to nobody (000 "Game or 10 of trump": "When there is no bidding the game point is
+not awarded when there is a tie"). Under ``revoke = "penalty"`` a side that revoked is
+set back by the bid, its points not counting (003 "Auction pitch": "punished for the
+revoke by being set back by the value of the bid"); makers who revoked have not made it.
+
 Every change beyond the points taken is recorded as an adjustment with its reason, so a
 side's change is its points plus its adjustments (negated when counting down: each point
 earned brings the score nearer zero, 001 "Smudge"). ``settle_hand`` is decide's entry point.
@@ -100,10 +108,13 @@ def _sum(points: Sequence[PointAward], sides: int) -> tuple[int, ...]:
 
 def score_hand(rules: Rules, hand: HandState, scores: tuple[int, ...]) -> HandScored:
     """Return the HandScored event of a fully played hand, given the scores before it."""
-    assert hand.trump is not None and hand.maker is not None and hand.high_bid is not None
-    maker, bid = hand.maker, hand.high_bid
+    assert hand.trump is not None
+    contract = has_contract(rules, hand)
+    maker = hand.maker if hand.maker is not None else (hand.dealer + 1) % rules.players
+    bid = hand.high_bid if contract and hand.high_bid is not None else 0
     makers = rules.side_of(maker)
-    points, counts = award_points(rules, hand, makers)
+    # Without a contract there are no makers to receive a tied game point.
+    points, counts = award_points(rules, hand, makers if contract else -1)
     tricks = _tricks(rules, hand)
     every_trick = len(hand.tricks)
     moon = rules.moon_amount is not None and bid == rules.moon_amount
@@ -114,10 +125,12 @@ def score_hand(rules: Rules, hand: HandState, scores: tuple[int, ...]) -> HandSc
             reason=f"the moon: the makers bid {bid} and took every trick and every point",
         ),)
         taken = _sum(points, rules.sides)
-    made = _is_made(rules, moon, bid, taken[makers], tricks[makers], every_trick, points)
+    made = not contract or _is_made(rules, moon, bid, taken[makers], tricks[makers], every_trick, points)
     before = progress(rules, scores)
     ledger = _Ledger(taken)
-    if made:
+    if not contract:
+        pass
+    elif made:
         _score_made(rules, ledger, makers, bid, moon, before[makers])
     else:
         penalty = 2 * bid if rules.set_penalty == "double-bid" else bid
@@ -141,7 +154,9 @@ def score_hand(rules: Rules, hand: HandState, scores: tuple[int, ...]) -> HandSc
                             "all-tricks", side, ledger.change[side] - 1,
                             f"side {winner} took every trick: every other side scores -1",
                         )
-    _limit_junk(rules, ledger, makers, bid, made, moon, before)
+    if contract:
+        made = _revokes(rules, hand, ledger, makers, bid, made)
+        _limit_junk(rules, ledger, makers, bid, made, moon, before)
     changes = tuple(-c for c in ledger.change) if rules.count_down else tuple(ledger.change)
     scored = HandScored(
         hand=hand.number, maker=maker, makers=makers, bid=bid, trump=hand.trump,
@@ -150,6 +165,26 @@ def score_hand(rules: Rules, hand: HandState, scores: tuple[int, ...]) -> HandSc
         tricks=tricks, adjustments=tuple(ledger.adjustments), moon=moon,
     )
     return scored
+
+
+def has_contract(rules: Rules, hand: HandState) -> bool:
+    """Tell whether the hand was bid for: False at a table without bidding (000 "Bidding" disabled)."""
+    return rules.bidding != "none" and hand.maker is not None and hand.high_bid is not None
+
+
+def _revokes(rules: Rules, hand: HandState, ledger: _Ledger, makers: int, bid: int, made: bool) -> bool:
+    """Set back each side that revoked by the bid (003 "Auction pitch"); return whether the makers made it."""
+    for seat, card, trick in hand.extra.revokes:
+        side = rules.side_of(seat)
+        if side == makers and not made:
+            continue  # already set back by the bid
+        ledger.adjust(
+            "revoke", side, min(ledger.change[side], -bid),
+            f"seat {seat} revoked with {card} in trick {trick}: set back by the bid of {bid}",
+        )
+        if side == makers:
+            made = False
+    return made
 
 
 def _took(rules: Rules, points: int, tricks: int) -> str:

@@ -21,8 +21,7 @@ from domain.events import Event, SeatSpec
 from domain.evolve import evolve
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
-from domain.presets import resolve_rules
-from domain.rules import Rules
+from domain.rules import Rules, rules_from_dict
 from domain.state import INITIAL, GameState
 
 seed_texts = st.text(max_size=24)
@@ -34,7 +33,7 @@ deal_keys = st.binary(min_size=32, max_size=32)
 rng_seeds = st.integers(min_value=0, max_value=2**32 - 1)
 """Seeds of the random.Random that chooses the players' actions."""
 
-# Option sets that change how a random game goes; each is checked by resolve_rules.
+# Option sets that change how a random game goes; each is checked by rules_from_dict.
 OPTION_SETS: tuple[dict[str, Any], ...] = (
     {},
     {"low_point": "original-owner"},
@@ -81,10 +80,10 @@ VARIANT_SETS: tuple[dict[str, Any], ...] = (
     {"players": 6, "side_size": 2, "hand_size": 8, "discarding": "all-nontrump", "trump_only": True},
 )
 
-variant_rule_sets = st.sampled_from(VARIANT_SETS).map(lambda options: resolve_rules("team-auction", options))
+variant_rule_sets = st.sampled_from(VARIANT_SETS).map(lambda options: rules_from_dict(options))
 """Valid rules exercising the dealing, bidding, discarding and play variants."""
 
-rule_sets = st.sampled_from(OPTION_SETS).map(lambda options: resolve_rules("team-auction", options))
+rule_sets = st.sampled_from(OPTION_SETS).map(lambda options: rules_from_dict(options))
 """Valid rules: the team-auction preset with one of a few option sets."""
 
 

@@ -14,7 +14,10 @@ history implies. ``knowledge_of(state, seat)`` keeps exactly that:
   every following rule and for variants that only change ``check_play``.
 
 The other seats' cards, the cards they were dealt and the stock are removed from the
-state a Knowledge keeps, so nothing downstream can read them. ``Knowledge.sample`` deals
+state a Knowledge keeps, so nothing downstream can read them; so are the cards nobody
+may see yet: the kitty before the maker takes it, every face-down row (001 "Fish Pitch":
+not even its owner sees it) and the other seats' discards, each card replaced by
+``HIDDEN`` so that their counts and positions stay public. ``Knowledge.sample`` deals
 every unseen card again at random, respecting hand sizes and voids, and returns a full
 state to play out. ``card_counter`` is the view's card counter (000 "Card counter").
 """
@@ -34,6 +37,7 @@ from domain.state import GameState, HandState
 from domain.trumps import TrumpOrder, trump_order
 
 STOCK = -1  # the holder of the cards nobody was dealt
+HIDDEN = "??"  # a card whose place is public but whose face is not
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,12 @@ class Knowledge:
         if hand is None or not self.unseen:
             return self.state
         capacity = {s: n for s, n in enumerate(self.hand_sizes) if s != self.seat}
-        capacity[STOCK] = self.stock_size
+        extra = hand.extra
+        hidden = (
+            sum(c == HIDDEN for c in extra.kitty) + sum(c == HIDDEN for row in extra.blind for c in row)
+            + sum(c == HIDDEN for pile in extra.discards for c in pile)
+        )
+        capacity[STOCK] = self.stock_size + hidden
         dealt: dict[int, list[str]] = {}
         if any(self.voids) and hand.trump is not None:
             dealt = _deal_with_voids(self, trump_order(self.state.rules, hand.trump), capacity, rng)
@@ -89,8 +98,21 @@ class Knowledge:
             mine = tuple(sorted(dealt[s], key=rank.__getitem__))
             cards[s] = mine
             dealt_cards[s] = tuple(played_by.get(s, ())) + mine
-        stock = tuple(sorted(dealt[STOCK], key=rank.__getitem__))
-        full = dataclasses.replace(hand, cards=tuple(cards), dealt=tuple(dealt_cards), stock=stock)
+        rest = iter(dealt[STOCK])  # in random order: its first cards fill the hidden places
+
+        def fill(cards_: tuple[str, ...]) -> tuple[str, ...]:
+            return tuple(next(rest) if c == HIDDEN else c for c in cards_)
+
+        kitty = fill(extra.kitty)
+        blind = tuple(fill(row) for row in extra.blind)
+        discards = tuple(fill(pile) for pile in extra.discards)
+        stock = tuple(sorted(rest, key=rank.__getitem__))
+        if blind:
+            dealt_cards = [held + tuple(c for c in row if c) for held, row in zip(dealt_cards, blind)]
+        full = dataclasses.replace(
+            hand, cards=tuple(cards), dealt=tuple(dealt_cards), stock=stock,
+            extra=dataclasses.replace(extra, kitty=kitty, blind=blind, discards=discards),
+        )
         return dataclasses.replace(self.state, hand=full)
 
 
@@ -102,15 +124,24 @@ def knowledge_of(state: GameState, seat: int) -> Knowledge:
     players = state.rules.players
     played = tuple(card for _, card in _plays(hand))
     own = hand.cards[seat]
-    seen = set(own) | set(played)
+    extra = hand.extra
+    own_discards = extra.discards[seat] if extra.discards else ()
+    seen = set(own) | set(played) | set(own_discards)
     unseen = tuple(c for c in deck_of(state.rules) if c not in seen)
     sizes = tuple(len(c) for c in hand.cards)
-    stock_size = len(unseen) - sum(n for s, n in enumerate(sizes) if s != seat)
+    kitty = (HIDDEN,) * len(extra.kitty)
+    blind = tuple(tuple(HIDDEN if c else "" for c in row) for row in extra.blind)
+    discards = tuple(pile if s == seat else (HIDDEN,) * len(pile) for s, pile in enumerate(extra.discards))
+    hidden = len(kitty) + sum(c == HIDDEN for row in blind for c in row) + sum(len(p) for s, p in enumerate(discards) if s != seat)
+    stock_size = len(unseen) - sum(n for s, n in enumerate(sizes) if s != seat) - hidden
+    # The seat's own face-down cards are part of what it was dealt, but it has not seen them.
+    face_down = {c for row in extra.blind for c in row if c}
     public_hand = dataclasses.replace(
         hand,
         cards=tuple(c if s == seat else () for s, c in enumerate(hand.cards)),
-        dealt=tuple(c if s == seat else () for s, c in enumerate(hand.dealt)),
+        dealt=tuple(tuple(x for x in c if x not in face_down) if s == seat else () for s, c in enumerate(hand.dealt)),
         stock=(),
+        extra=dataclasses.replace(extra, kitty=kitty, blind=blind, discards=discards),
     )
     public = dataclasses.replace(state, hand=public_hand)
     voids = _voids(state, hand) if hand.trump is not None else (frozenset(),) * players

@@ -21,20 +21,28 @@ the bids), so it plays the same on a Knowledge's public state as on a sampled de
   sure winner takes the trick or the trick holds points; discards: the cheapest card,
   never a ten or a trump when something else will do.
 
-An action of a kind a policy does not know (a variant's discard or claim) is left to
-the level-1 choice when nothing else is offered, so a new variant never stops a player.
+Variants: where the first lead sets trump (001 "How to Play Pitch"; 003 "Auction pitch")
+level 3 pitches the suit its hand values most, leading from it as if it were trump;
+discarding (000 "Discarding"; 001 "Nine Card Pitch") it throws the cheapest cards and
+stops before a trump or a sure side winner when it may; under a revoke penalty (003) no
+level revokes while an honest play is left. Any other action a policy does not know (a
+claim, a face-down card, a run) is left to the level-1 choice when nothing else is
+offered, so a new variant never stops a player.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
+from domain.actions import Command, DeclareTrump, Discard, MakeBid, Pass, PlayCard
 from domain.ai.rng import Rng, pick
 from domain.ai.tactics import (
     best_suit, cost, gift, is_boss, power, unseen_by, winning,
 )
+from domain.cards import is_joker
+from domain.errors import IllegalActionError
 from domain.legal import legal_commands
+from domain.play import check_play
 from domain.rules import Rules
 from domain.state import GameState, HandState
 from domain.trumps import TrumpOrder, trump_order
@@ -48,9 +56,26 @@ def _known(commands: list[Command]) -> list[Command]:
     return [c for c in commands if isinstance(c, _KNOWN)]
 
 
+def _is_revoke(state: GameState, command: Command) -> bool:
+    """Tell whether ``command`` plays a card that stands only as a revoke (003 "Auction pitch")."""
+    if not isinstance(command, PlayCard) or state.rules.revoke != "penalty" or state.hand is None:
+        return False
+    try:
+        return check_play(state.rules, state.hand, command.seat, command.card)
+    except IllegalActionError:
+        return False
+
+
+def _honest(state: GameState, seat: int) -> list[Command]:
+    """Return the legal commands of ``seat`` less any revoke, unless only revokes are left."""
+    commands = legal_commands(state, seat)
+    honest = [c for c in commands if not _is_revoke(state, c)]
+    return honest or commands
+
+
 def level1(state: GameState, seat: int, rng: Rng) -> Command:
     """Play like a beginner: pass mostly, name the longest suit, play any legal card."""
-    commands = legal_commands(state, seat)
+    commands = _honest(state, seat)
     if not commands:
         raise ValueError(f"seat {seat} has nothing to do")
     bids = [c for c in commands if isinstance(c, MakeBid)]
@@ -68,7 +93,7 @@ def level1(state: GameState, seat: int, rng: Rng) -> Command:
 
 def level2(state: GameState, seat: int, rng: Rng) -> Command:
     """Play simply: bid the best suit's worth, name it, take a trick with the highest card when possible."""
-    commands = _known(legal_commands(state, seat))
+    commands = _known(_honest(state, seat))
     if not commands:
         return level1(state, seat, rng)
     hand = state.hand
@@ -93,7 +118,11 @@ def level2(state: GameState, seat: int, rng: Rng) -> Command:
 
 def level3(state: GameState, seat: int, rng: Rng) -> Command:
     """Play by the rules of thumb of the module docstring."""
-    commands = _known(legal_commands(state, seat))
+    every = _honest(state, seat)
+    discards = [c for c in every if isinstance(c, Discard)]
+    if discards:
+        return _discard(state, seat, discards)
+    commands = _known(every)
     if not commands:
         return level1(state, seat, rng)
     if isinstance(commands[0], (MakeBid, Pass)):
@@ -104,10 +133,12 @@ def level3(state: GameState, seat: int, rng: Rng) -> Command:
     if not plays:
         return pick(rng, commands)  # type: ignore[no-any-return]
     hand = state.hand
-    assert hand is not None and hand.trump is not None
-    order = trump_order(state.rules, hand.trump)
+    assert hand is not None
     unseen = unseen_by(state, seat)
     cards = [c.card for c in plays]
+    if hand.trump is None:
+        return PlayCard(seat, _pitch(state.rules, hand, seat, cards, unseen))
+    order = trump_order(state.rules, hand.trump)
     if not hand.table:
         card = _lead(state.rules, hand, seat, order, cards, unseen)
     else:
@@ -139,6 +170,36 @@ def _declare(rules: Rules, cards: Sequence[str], commands: Sequence[Command]) ->
     declares = [c for c in commands if isinstance(c, DeclareTrump)]
     suit, _ = best_suit(rules, cards, [c.suit for c in declares])
     return next(c for c in declares if c.suit == suit)
+
+
+def _pitch(rules: Rules, hand: HandState, seat: int, cards: list[str], unseen: set[str]) -> str:
+    """Return the card that pitches trump: from the suit the hand values most, led as a trump lead."""
+    suits = sorted({c[1] for c in cards if not is_joker(c)})
+    suit, _ = best_suit(rules, hand.cards[seat], suits)
+    order = trump_order(rules, suit)
+    return _lead(rules, hand, seat, order, [c for c in cards if c[1] == suit], unseen)
+
+
+def _discard(state: GameState, seat: int, commands: Sequence[Discard]) -> Command:
+    """Discard the cheapest card; stop, when allowed, before a trump or a sure side winner."""
+    if len(commands) == 1:
+        return commands[0]
+    hand = state.hand
+    assert hand is not None
+    singles = [c for c in commands if c.cards]
+    stop = next((c for c in commands if not c.cards), None)
+    if not singles:
+        return commands[0]
+    order = trump_order(state.rules, hand.trump or "S")
+    unseen = unseen_by(state, seat)
+    if hand.trump is None:  # a kitty taker before the first lead sets trump: keep the best suit
+        suit, _ = best_suit(state.rules, hand.cards[seat], sorted({c[1] for c in hand.cards[seat] if not is_joker(c)}))
+        order = trump_order(state.rules, suit)
+    cheapest = min(singles, key=lambda c: cost(order, c.cards[0]))
+    card = cheapest.cards[0]
+    if stop is not None and (order.is_trump(card) or is_boss(order, None, card, unseen)):
+        return stop
+    return cheapest
 
 
 def _lead(

@@ -17,7 +17,7 @@ from domain.ai.fastsim import HandResult
 from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
 from domain.decide import decide
-from domain.events import HandScored
+from domain.events import GameEnded, HandDealt, HandScored
 from domain.evolve import evolve
 from domain.state import GameState
 
@@ -42,11 +42,26 @@ class NoDeals:
 NO_DEALS = NoDeals()
 
 
+def unscored(state: GameState) -> HandScored:
+    """Return a hand that changed no score: everyone passed and the deal is dealt again (002, 003)."""
+    hand = state.hand
+    sides = state.rules.sides
+    return HandScored(
+        hand=hand.number if hand else 0, maker=-1, makers=-1, bid=0, trump="", points=(), game_points=(),
+        taken=(0,) * sides, bid_made=False, changes=(0,) * sides, scores=state.scores,
+    )
+
+
 def step(state: GameState, command: Command) -> tuple[GameState, HandScored | None]:
-    """Return the state after ``command``, and the hand's score if it ended the hand."""
+    """Return the state after ``command``, and the hand's score if it ended the hand.
+
+    A hand thrown in (everyone passed, a misdeal) ends the rollout with no change of score.
+    """
     for event in decide(state, command, NO_DEALS):
         if isinstance(event, HandScored):
             return state, event
+        if isinstance(event, (HandDealt, GameEnded)):
+            return state, unscored(state)
         state = evolve(state, event)
     return state, None
 

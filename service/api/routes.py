@@ -118,11 +118,15 @@ class Events(MethodView):
 class Presets(MethodView):
     @meta.response(200, schemas.PresetList)
     def get(self) -> Any:
-        """List the rule presets, each with every option resolved and its source."""
+        """List the rule presets, each with every option resolved, its seats and its source sentences.
+
+        A preset is played by `players.default` seats, or by any count from `players.minimum`
+        to `players.maximum` set through the `players` option when creating a game.
+        """
         return {"presets": [
             {
                 "name": p.name, "title": p.title, "rules": p.rules.to_dict(), "source": p.source,
-                "players": {"default": p.rules.players, "minimum": p.rules.players, "maximum": p.rules.players},
+                "players": {"default": p.players, "minimum": p.min_players, "maximum": p.max_players},
             }
             for p in PRESETS
         ]}

@@ -240,17 +240,17 @@ class GameView(Schema):
 
 
 class PlayersOut(Schema):
-    default = fields.Integer(required=True)
-    minimum = fields.Integer(required=True)
-    maximum = fields.Integer(required=True)
+    default = fields.Integer(required=True, metadata={"description": "The seats the preset is played with unless the 'players' option says otherwise."})
+    minimum = fields.Integer(required=True, metadata={"description": "The fewest seats the 'players' option may set."})
+    maximum = fields.Integer(required=True, metadata={"description": "The most seats the 'players' option may set."})
 
 
 class PresetOut(Schema):
-    name = fields.String(required=True)
+    name = fields.String(required=True, metadata={"description": "The preset's stable name: lowercase, hyphenated."})
     title = fields.String(required=True)
     players = fields.Nested(PlayersOut, required=True)
-    rules = fields.Dict(required=True)
-    source = fields.String(required=True)
+    rules = fields.Dict(required=True, metadata={"description": "Every option, resolved."})
+    source = fields.String(required=True, metadata={"description": "The rule text (file and section) and the sentences the options come from."})
 
 
 class PresetList(Schema):

@@ -22,8 +22,7 @@ from domain.events import Event, SeatSpec
 from domain.evolve import evolve, replay
 from domain.fairness import commit, deal_key, seed_from_text
 from domain.legal import legal_commands
-from domain.presets import resolve_rules
-from domain.rules import Rules
+from domain.rules import Rules, rules_from_dict
 from domain.state import GameState, HandState
 
 E = TypeVar("E")
@@ -215,7 +214,7 @@ def game_with(
     ``scores`` sets the sides' scores before the hand (as if earlier hands had been
     played); ``options`` override the team-auction preset.
     """
-    rules = rules or resolve_rules("team-auction", dict(options or {}))
+    rules = rules or rules_from_dict(dict(options or {}))
     source = StackedDeals({1: deck_for(hands, dealer, rules, kitty=kitty, stock=stock, blind=blind)})
     seats = tuple(SeatSpec("human") for _ in range(rules.players))
     events: list[Event] = list(

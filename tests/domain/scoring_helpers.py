@@ -16,8 +16,7 @@ from typing import Any
 
 from domain.events import HandScored, PointAward
 from domain.game_over import starting_scores
-from domain.presets import resolve_rules
-from domain.rules import Rules
+from domain.rules import Rules, rules_from_dict
 from domain.scoring import Settlement, score_hand, settle_hand
 from domain.state import INITIAL, SCORING, GameState, HandState, Trick
 from domain.trumps import trick_winner, trump_order
@@ -25,7 +24,7 @@ from domain.trumps import trick_winner, trump_order
 
 def rules_with(**options: Any) -> Rules:
     """Return the team-auction rules with ``options``, validated."""
-    return resolve_rules("team-auction", options)
+    return rules_from_dict(options)
 
 
 def played_hand(

@@ -18,7 +18,7 @@ from domain.evolve import replay
 from domain.dealing import start_game
 from domain.fairness import SeededDeals, commit, seed_from_text
 from domain.presets import get_preset, resolve_rules
-from domain.rules import Rules
+from domain.rules import Rules, rules_from_dict
 from tests.domain.helpers import DEAL_A, DEAL_FOLLOW, TRICKS_A, Table, game_with
 
 
@@ -33,7 +33,7 @@ def played_a(options: dict[str, object], bid: int = 2, scores: tuple[int, ...] |
 
 def started(options: dict[str, object], text: str = "options", dealer: int = 0) -> Table:
     """Return a game started on a seeded deal under ``options``."""
-    rules = resolve_rules("team-auction", options)
+    rules = rules_from_dict(options)
     secret = seed_from_text(text)
     source = SeededDeals(secret)
     events = start_game(
@@ -342,4 +342,4 @@ def test_the_largest_legal_tables_are_accepted() -> None:
     """
     whole = started({"hand_size": 13})
     assert whole.of_type(HandDealt)[0].stock == ()
-    assert resolve_rules("team-auction", {"players": 7, "side_size": 1, "hand_size": 7}).sides == 7
+    assert rules_from_dict({"players": 7, "side_size": 1, "hand_size": 7}).sides == 7

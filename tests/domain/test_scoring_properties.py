@@ -19,8 +19,7 @@ from domain.events import GameEnded, HandDealt, HandScored
 from domain.evolve import replay
 from domain.game_over import outcome, progress
 from domain.points import POINT_ORDER, where_played
-from domain.presets import resolve_rules
-from domain.rules import Rules
+from domain.rules import Rules, rules_from_dict
 from domain.scoring import score_hand
 from tests.strategies import play_game, rng_seeds, seed_texts
 
@@ -81,7 +80,7 @@ def scoring_rules(draw: st.DrawFn) -> Rules:
         # Keep random games short: a side that may only win by bidding still gets there.
         options["win_by_two"] = options["win_by_two"] and options["target_score"] <= 5
     try:
-        return resolve_rules("team-auction", options)
+        return rules_from_dict(options)
     except RulesError:
         assume(False)
         raise

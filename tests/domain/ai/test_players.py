@@ -18,6 +18,7 @@ from domain.ai.knowledge import knowledge_of
 from domain.ai.players import analyze_bid, choose, hint
 from domain.legal import legal_commands
 from domain.presets import resolve_rules
+from domain.rules import rules_from_dict
 from tests.domain.helpers import Table, game_with
 from tests.strategies import OPTION_SETS, play_game
 
@@ -109,7 +110,7 @@ def test_the_stuck_dealer_bids() -> None:
 
 @pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
 def test_every_level_takes_only_legal_actions(options: dict[str, object]) -> None:
-    rules = resolve_rules("team-auction", options)
+    rules = rules_from_dict(options)
     checked = 0
     for game_seed in range(2):
         game = play_game(rules, f"legal-{game_seed}", game_seed, max_hands=2)
