@@ -114,6 +114,22 @@ class Events(MethodView):
         return {"events": events, "next": after}
 
 
+@games.route("/events")
+class Feed(MethodView):
+    @games.arguments(schemas.FeedQuery, location="query")
+    @games.response(200, schemas.FeedPage)
+    @_problems(400)
+    def get(self, query: dict[str, Any]) -> Any:
+        """List every game's events after a global position, as a spectator sees them.
+
+        For projections and live feeds: poll with the answer's `next` as `after`. No event
+        is ever skipped or listed twice, positions only grow, and no card a spectator may
+        not see yet is shown (hidden parts are null, as in a game's own event list).
+        """
+        events, after = _service().feed(query["after"], query["limit"])
+        return {"events": events, "next": after}
+
+
 @meta.route("/v1/rules/presets")
 class Presets(MethodView):
     @meta.response(200, schemas.PresetList)

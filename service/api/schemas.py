@@ -276,6 +276,38 @@ class Health(Schema):
     status = fields.String(required=True)
 
 
+class Readiness(Schema):
+    status = fields.String(required=True, metadata={"description": "ok"})
+    checks = fields.Dict(
+        keys=fields.String(), values=fields.String(), required=True,
+        metadata={"description": "Each dependency (database; broker when one is set) and its state: ok or unreachable."},
+    )
+
+
+MAX_POSITION = 2**63 - 1  # positions are 64-bit integers
+
+
+class FeedQuery(Schema):
+    after = fields.Integer(
+        load_default=0, validate=validate.Range(min=0, max=MAX_POSITION),
+        metadata={"description": "The global position after which to list (0: from the start)."},
+    )
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class FeedEvent(EventOut):
+    position = fields.Integer(required=True, metadata={"description": "The event's global position: it only grows across all games."})
+    game_id = fields.String(required=True)
+
+
+class FeedPage(Schema):
+    events = fields.List(fields.Nested(FeedEvent), required=True)
+    next = fields.Integer(required=True, metadata={"description": (
+        "The `after` of the next request: the last position listed, or the same `after` when nothing new "
+        "is there yet (poll again)."
+    )})
+
+
 class Problem(Schema):
     type = fields.String(required=True)
     title = fields.String(required=True)
