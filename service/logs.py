@@ -82,6 +82,7 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
             "request_id": getattr(record, "request_id", None) or _request_id.get(),
+            "pid": record.process,
         }
         for key, value in vars(record).items():
             if key not in _STANDARD and not key.startswith("_"):
