@@ -8,7 +8,7 @@ from flask import Flask
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.api import observe, problems
+from service.api import observe, problems, schemas
 from service.api.hint_routes import hints
 from service.api.ops_routes import ops
 from service.api.replay_routes import replays
@@ -49,12 +49,17 @@ class PitchApi(Api):  # type: ignore[misc]
     """flask-smorest's Api answering every HTTP error with problem+json."""
 
     ERROR_SCHEMA = None
+    DEFAULT_ERROR_RESPONSE_NAME = None  # errors are documented per operation
 
     def handle_http_exception(self, error: Any) -> Any:
         return problems.http_problem(error)
 
     def _register_responses(self) -> None:
-        """Errors are documented per operation as problem+json; no generic error responses."""
+        """Register the one shared response: the 400 that request validation answers (service/api/blueprint.py)."""
+        self.spec.components.response("BAD_REQUEST", {
+            "description": "A problem (RFC 9457): the request does not match this document.",
+            "content": {problems.MEDIA_TYPE: {"schema": schemas.Problem}},
+        })
 
 
 def create_app(

@@ -12,13 +12,13 @@ from typing import Any
 
 from flask import Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from service.api.blueprint import PitchBlueprint
 from service.api import problems, schemas
 from service.games import GameService
 from service.metrics import CONTENT_TYPE, PrometheusMetrics
 
-ops = Blueprint("ops", __name__, description="Readiness and metrics, for operators.")
+ops = PitchBlueprint("ops", __name__, description="Readiness and metrics, for operators.")
 log = logging.getLogger(__name__)
 
 READY_RETRY_AFTER = "5"

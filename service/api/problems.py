@@ -95,7 +95,11 @@ def http_problem(error: HTTPException) -> Response:
     if code == 404:
         return problem("not-found", f"there is no resource at {request.path}")
     if code == 405:
-        return problem("method-not-allowed", f"{request.path} does not take {request.method}")
+        allowed = ", ".join(sorted(getattr(error, "valid_methods", None) or []))
+        return problem(
+            "method-not-allowed", f"{request.path} does not take {request.method}",
+            {"Allow": allowed} if allowed else None,
+        )
     if code == 415:
         return problem("malformed-request", "send the body as application/json")
     if code == 429:

@@ -6,17 +6,17 @@ from typing import Any
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from domain.presets import PRESETS
 from domain.rules import OPTIONS
+from service.api.blueprint import PitchBlueprint
 from service.api import schemas
 from service.api.replay_schemas import ViewQuery
 from service.errors import InvalidRequestError, UnauthorizedError
 from service.games import GameService
 
-games = Blueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
-meta = Blueprint("meta", __name__, description="Rules, presets and health.")
+games = PitchBlueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
+meta = PitchBlueprint("meta", __name__, description="Rules, presets and health.")
 
 PROBLEM = "application/problem+json"
 IDEMPOTENCY_HEADER = {

@@ -6,7 +6,7 @@ schemas describe exactly what the views return.
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from domain.actions import ACTION_TYPES
 from service.games import SEAT_KINDS
@@ -309,7 +309,18 @@ class FeedPage(Schema):
 
 
 class Problem(Schema):
-    type = fields.String(required=True)
+    """A problem (RFC 9457): a kind may add members of its own (RFC 9457, section 3.2)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, metadata={"description": "The kind of problem: one of the closed list in the API's description."})
     title = fields.String(required=True)
     status = fields.Integer(required=True)
-    detail = fields.String(required=True)
+    detail = fields.String(required=True, metadata={"description": "What is wrong, in a sentence."})
+    errors = fields.List(fields.String(), metadata={"description": "malformed-request: each field that is wrong, with why."})
+    options = fields.List(fields.String(), metadata={"description": "invalid-rules: the options at fault."})
+    current_version = fields.Integer(metadata={"description": "version-conflict: the game's version now."})
+    checks = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "unavailable (from /readyz): each dependency and its state."})
+    action_index = fields.Integer(metadata={"description": "illegal-action in an audited record: the index of the refused action."})
+    reason = fields.String(metadata={"description": "illegal-action in an audited record: why the rules refuse it."})
