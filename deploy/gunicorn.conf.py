@@ -1,18 +1,24 @@
 """gunicorn settings for the Pitch API in production.
 
-Run: ``gunicorn -c deploy/gunicorn.conf.py 'service.api:create_app()'``. Every value can be
-overridden from the environment (``PITCH_*`` below, or gunicorn's own GUNICORN_CMD_ARGS).
+Run: ``gunicorn -c deploy/gunicorn.conf.py 'service.api:create_app()'``. Every value comes
+from the ``PITCH_*`` environment (README "Configuration"), or gunicorn's own GUNICORN_CMD_ARGS.
 
 - Workers: one process per core plus one (``PITCH_WORKERS`` overrides), each with a few
   threads: a request mostly waits on the database.
 - The app (and so the database engine and its pool) is created in each worker after the
   fork (``preload_app = False``), so no connection is shared across processes.
-- Access log: one JSON object per request on stdout, with the request id the client sent
-  (``X-Request-Id``) so that a request can be followed into the logs.
+- Logs: JSON lines on stderr (service/logs.py). gunicorn's access log is off: the app logs
+  one line per request with its request id (the client's ``X-Request-Id`` or a new one).
+- Metrics: with several workers, prometheus-client keeps each worker's values in files
+  under ``PROMETHEUS_MULTIPROC_DIR`` (a fresh temporary directory when it is unset; an
+  existing one is emptied at start) and ``/metrics`` adds up every worker's.
 """
 
 import multiprocessing
 import os
+
+from service.cli import prepare_metrics_dir
+from service.logs import gunicorn_logconfig
 
 bind = f"{os.environ.get('PITCH_HOST', '0.0.0.0')}:{os.environ.get('PITCH_PORT', '8000')}"
 workers = int(os.environ.get("PITCH_WORKERS", multiprocessing.cpu_count() + 1))
@@ -27,11 +33,18 @@ keepalive = 5
 max_requests = 10000
 max_requests_jitter = 1000
 
-accesslog = "-"
+loglevel = os.environ.get("PITCH_LOG_LEVEL", "info").lower()
+accesslog = None
 errorlog = "-"
-loglevel = os.environ.get("PITCH_LOG_LEVEL", "info")
-access_log_format = (
-    '{"time": "%(t)s", "remote": "%(h)s", "method": "%(m)s", "path": "%(U)s", '
-    '"query": "%(q)s", "status": %(s)s, "bytes": "%(B)s", "duration_ms": %(M)s, '
-    '"request_id": "%({x-request-id}i)s", "agent": "%(a)s"}'
-)
+logconfig_dict = gunicorn_logconfig(loglevel)
+
+# Before any worker imports prometheus-client.
+prepare_metrics_dir(workers)
+
+
+def child_exit(server, worker):  # noqa: ANN001, ANN201 - gunicorn's hook signature
+    """Let prometheus-client forget a dead worker's live gauges."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)

@@ -16,6 +16,7 @@ from service.db import make_engine
 from service.games import GameService
 from service.hints import HintService
 from service.jobs import Dispatcher, Jobs, JobStore
+from service.metrics import Metrics, NoMetrics
 from service.runner import ThreadRunner
 from service.store import EventStore
 
@@ -29,6 +30,8 @@ class Services:
     hints: HintService
     runner: ThreadRunner | None
     engine: Engine
+    metrics: Metrics
+    broker: Dispatcher | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
 
     def start_runner(self) -> None:
         """Start the background threads, when jobs run in this process."""
@@ -45,10 +48,13 @@ class Services:
         self.engine.dispose()
 
 
-def build_services(settings: Settings, dispatcher: Dispatcher | None = None) -> Services:
+def build_services(
+    settings: Settings, dispatcher: Dispatcher | None = None, metrics: Metrics | None = None,
+) -> Services:
     """Return the services ``settings`` describe (a ThreadRunner when no broker and no dispatcher is given)."""
+    metrics = metrics or NoMetrics()
     engine = make_engine(settings.database_url)
-    games = GameService(EventStore(engine), settings.state_cache)
+    games = GameService(EventStore(engine), settings.state_cache, metrics=metrics)
     runner = None
     if dispatcher is None:
         if settings.broker_url:
@@ -58,6 +64,7 @@ def build_services(settings: Settings, dispatcher: Dispatcher | None = None) -> 
         else:
             runner = ThreadRunner(settings.job_threads, sweep_seconds=max(0.5, settings.job_lease_seconds / 4))
             dispatcher = runner
-    jobs = Jobs(JobStore(engine), games, dispatcher, settings.job_lease_seconds)
+    jobs = Jobs(JobStore(engine), games, dispatcher, settings.job_lease_seconds, metrics)
     games.on_change = jobs.after_change
-    return Services(games, jobs, HintService(games, jobs), runner, engine)
+    broker = dispatcher if settings.broker_url else None
+    return Services(games, jobs, HintService(games, jobs), runner, engine, metrics, broker)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import platform
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -23,13 +24,22 @@ def main() -> None:
 @click.option("--port", default=None, type=int, help="Port to listen on (PITCH_PORT, default 8000).")
 @click.option("--workers", default=None, type=int, help="Processes (PITCH_WORKERS, default 1).")
 def serve(host: str | None, port: int | None, workers: int | None) -> None:
-    """Serve the API with gunicorn; with no configuration, on an embedded SQLite file."""
+    """Serve the API with gunicorn; with no configuration, on an embedded SQLite file.
+
+    With more than one process, metrics are kept in the directory PROMETHEUS_MULTIPROC_DIR
+    names (a fresh temporary one when it is unset), so /metrics adds up every process's.
+    """
+    settings = Settings.from_env()
+    processes = workers or settings.workers
+    prepare_metrics_dir(processes)
+
     from gunicorn.app.base import BaseApplication
 
     from service.api import create_app
+    from service.logs import configure_logging, gunicorn_logconfig
     from service.migrate import upgrade
 
-    settings = Settings.from_env()
+    configure_logging(settings.log_level)
     if settings.is_sqlite:
         _prepare_sqlite(settings.database_url)
         upgrade(settings.database_url)
@@ -38,16 +48,48 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
             self.cfg.set("bind", bind)
-            self.cfg.set("workers", workers or settings.workers)
+            self.cfg.set("workers", processes)
             self.cfg.set("worker_class", "gthread")
             self.cfg.set("threads", settings.threads)
-            self.cfg.set("accesslog", "-")
+            self.cfg.set("timeout", settings.request_timeout)
+            self.cfg.set("accesslog", None)  # the app logs each request, with its id (service/api/observe.py)
+            self.cfg.set("loglevel", settings.log_level)
+            self.cfg.set("logconfig_dict", gunicorn_logconfig(settings.log_level))
+            self.cfg.set("child_exit", _child_exit)
 
         def load(self) -> Any:
             return create_app(settings)
 
-    click.echo(f"pitch: serving on http://{bind} with {settings.database_url}")
+    click.echo(f"pitch: serving on http://{bind} with {_safe_url(settings.database_url)}")
     Server().run()
+
+
+def prepare_metrics_dir(processes: int) -> None:
+    """Make prometheus-client keep metrics in files when several processes serve, before it is imported.
+
+    An existing PROMETHEUS_MULTIPROC_DIR is emptied of an earlier run's files; with more
+    than one process and none set, a fresh temporary directory is used.
+    """
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        for stale in Path(directory).glob("*.db"):
+            stale.unlink()
+    elif processes > 1:
+        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pitch-metrics-")
+
+
+def _child_exit(_server: Any, worker: Any) -> None:
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
 
 
 def _prepare_sqlite(url: str) -> None:
@@ -99,6 +141,28 @@ def db_upgrade() -> None:
         _prepare_sqlite(settings.database_url)
     upgrade(settings.database_url)
     click.echo("pitch: database is at the latest schema")
+
+
+@db.command("grant")
+@click.argument("role")
+def db_grant(role: str) -> None:
+    """Create ROLE (LOGIN) if needed and give it only what the service needs (PostgreSQL).
+
+    Connects with PITCH_DATABASE_URL as the tables' owner; the password of a new role is
+    PITCH_ROLE_PASSWORD when set (else set one yourself, or use peer or certificate
+    authentication). The service then runs with a PITCH_DATABASE_URL naming ROLE: SELECT
+    and INSERT on the history tables, no UPDATE, DELETE or TRUNCATE.
+    """
+    from service.grants import grant_role
+
+    settings = Settings.from_env()
+    try:
+        statements = grant_role(settings.database_url, role, os.environ.get("PITCH_ROLE_PASSWORD") or None)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    for statement in statements:
+        click.echo(statement + ";")
+    click.echo(f"pitch: role {role} may read and append history, and run jobs; nothing else")
 
 
 @main.command()

@@ -1,6 +1,7 @@
 """Settings: one value built from the ``PITCH_*`` environment variables, passed in.
 
-Nothing reads the environment after start-up; tests build ``Settings`` directly.
+Nothing reads the environment after start-up; tests build ``Settings`` directly. The
+README's "Configuration" table lists every variable (a test keeps it complete).
 
 | variable | meaning | default |
 | --- | --- | --- |
@@ -12,6 +13,11 @@ Nothing reads the environment after start-up; tests build ``Settings`` directly.
 | PITCH_BROKER_URL | Celery broker for jobs (``redis://...`` or ``amqp://...``); unset: the server's own threads run them | unset |
 | PITCH_JOB_LEASE | seconds a job's runner holds it before another may take it up | 60 |
 | PITCH_JOB_THREADS | threads running jobs inside the server when no broker is set | 2 |
+| PITCH_LOG_LEVEL | level of the JSON log lines (debug, info, warning, error) | info |
+| PITCH_WRITE_RATE / PITCH_WRITE_BURST | writes (POST) per second per client address, and the burst; 0: no limit | 20 / 60 |
+| PITCH_HINT_RATE / PITCH_HINT_BURST | hints and bid analyses per minute per seat, and the burst; 0: no limit | 12 / 4 |
+| PITCH_PROXY_HOPS | trusted proxies in front of the API whose X-Forwarded-For names the client | 0 |
+| PITCH_REQUEST_TIMEOUT | seconds before gunicorn replaces a worker stuck on one request | 30 |
 """
 
 from __future__ import annotations
@@ -22,6 +28,23 @@ from pathlib import Path
 from typing import Mapping
 
 from service.db import default_sqlite_url
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimits:
+    """Token-bucket limits: writes per second per client, hints per minute per seat (0: none)."""
+
+    write_rate: float = 20.0
+    write_burst: int = 60
+    hint_rate_per_minute: float = 12.0
+    hint_burst: int = 4
+
+    @classmethod
+    def none(cls) -> RateLimits:
+        """Return limits that never refuse a request."""
+        return cls(0.0, 0, 0.0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +60,10 @@ class Settings:
     broker_url: str | None = None
     job_lease_seconds: float = 60.0
     job_threads: int = 2
+    log_level: str = "info"
+    limits: RateLimits = RateLimits()
+    proxy_hops: int = 0
+    request_timeout: int = 30
 
     @property
     def is_sqlite(self) -> bool:
@@ -49,6 +76,9 @@ class Settings:
         env = os.environ if env is None else env
         data_dir = Path(env.get("PITCH_DATA_DIR", "var"))
         url = env.get("PITCH_DATABASE_URL") or default_sqlite_url(data_dir)
+        level = env.get("PITCH_LOG_LEVEL", "info").lower()
+        if level not in LOG_LEVELS:
+            raise ValueError(f"PITCH_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
         return cls(
             database_url=url,
             host=env.get("PITCH_HOST", "127.0.0.1"),
@@ -59,4 +89,13 @@ class Settings:
             broker_url=env.get("PITCH_BROKER_URL") or None,
             job_lease_seconds=float(env.get("PITCH_JOB_LEASE", "60")),
             job_threads=int(env.get("PITCH_JOB_THREADS", "2")),
+            log_level=level,
+            limits=RateLimits(
+                write_rate=float(env.get("PITCH_WRITE_RATE", "20")),
+                write_burst=int(env.get("PITCH_WRITE_BURST", "60")),
+                hint_rate_per_minute=float(env.get("PITCH_HINT_RATE", "12")),
+                hint_burst=int(env.get("PITCH_HINT_BURST", "4")),
+            ),
+            proxy_hops=int(env.get("PITCH_PROXY_HOPS", "0")),
+            request_timeout=int(env.get("PITCH_REQUEST_TIMEOUT", "30")),
         )

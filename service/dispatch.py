@@ -22,6 +22,11 @@ class CeleryDispatcher:
         """Send the job's id to the workers."""
         self._app.send_task(RUN_JOB_TASK, args=[job_id])
 
+    def ping(self, timeout: float = 2.0) -> None:
+        """Connect to the broker once; raise when it cannot be reached within ``timeout`` seconds."""
+        with self._app.connection_for_write() as connection:
+            connection.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=timeout)
+
     def close(self) -> None:
         """Release the broker connections."""
         self._app.close()

@@ -29,6 +29,7 @@ from service.errors import (
     VersionConflictError,
 )
 from service.hashing import canonical_json
+from service.metrics import Metrics, NoMetrics
 from service.state_cache import StateCache, fold
 from service.store import (
     ConcurrencyError, EventStore, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
@@ -67,9 +68,11 @@ class GameService:
     def __init__(
         self, store: EventStore, cache_size: int = 1000,
         on_change: Callable[[str, GameState], None] | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
-        self.states = StateCache(store, cache_size)
+        self.metrics: Metrics = metrics or NoMetrics()
+        self.states = StateCache(store, cache_size, self.metrics)
         # Called after each committed change (service/jobs.py schedules computer moves).
         self.on_change = on_change
 
@@ -99,6 +102,7 @@ class GameService:
             for i, (t, s) in enumerate(zip(tokens, specs))
         ]
         result = self.store.create_game(game_id, _new_events(events), records, secret.hex())
+        self.metrics.events_appended(len(result.events))
         self._changed(game_id, replay(events))
         return CreatedGame(
             game_id=game_id,
@@ -161,17 +165,16 @@ class GameService:
         idempotency_key: str | None,
     ) -> ActionResult:
         fingerprint = _fingerprint(seat, expected_version, action)
-        if idempotency_key is not None:
-            try:
-                earlier = self.store.replayed(game_id, idempotency_key, fingerprint)
-            except IdempotencyKeyReusedError:
-                raise IdempotencyKeyError(
-                    "this Idempotency-Key was already used for a different request"
-                ) from None
-            if earlier is not None:
-                return self._result(game_id, seat, earlier.events, replayed=True)
+        earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+        if earlier is not None:
+            return earlier
         state = self.load(game_id)
         if expected_version != state.version:
+            # A repeat that raced its first copy: the first committed after the check above.
+            earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+            if earlier is not None:
+                return earlier
+            self.metrics.version_conflict()
             raise VersionConflictError(
                 f"the game is at version {state.version}, not {expected_version}", state.version,
             )
@@ -182,6 +185,7 @@ class GameService:
                 game_id, expected_version, _new_events(events), idempotency_key, fingerprint,
             )
         except ConcurrencyError:
+            self.metrics.version_conflict()
             current = self.store.version(game_id)
             raise VersionConflictError(
                 f"another action was taken first; the game is at version {current}", current,
@@ -190,11 +194,29 @@ class GameService:
             raise IdempotencyKeyError(
                 "this Idempotency-Key was already used for a different request"
             ) from None
-        if not appended.replayed:
+        if appended.replayed:
+            self.metrics.idempotent_replay()
+        else:
+            self.metrics.events_appended(len(appended.events))
             after = replay(events, state)
             self.states.remember(game_id, after)
             self._changed(game_id, after)
         return self._result(game_id, seat, appended.events, appended.replayed)
+
+    def _earlier(
+        self, game_id: str, seat: int, idempotency_key: str | None, fingerprint: str,
+    ) -> ActionResult | None:
+        """Return the answer first given under ``idempotency_key``, None when it is unused (or None)."""
+        if idempotency_key is None:
+            return None
+        try:
+            earlier = self.store.replayed(game_id, idempotency_key, fingerprint)
+        except IdempotencyKeyReusedError:
+            raise IdempotencyKeyError("this Idempotency-Key was already used for a different request") from None
+        if earlier is None:
+            return None
+        self.metrics.idempotent_replay()
+        return self._result(game_id, seat, earlier.events, replayed=True)
 
     def _changed(self, game_id: str, state: GameState) -> None:
         if self.on_change is None:
@@ -224,6 +246,22 @@ class GameService:
         shown = [_shown(e, seat, state) for e in stored]
         more = bool(stored) and stored[-1].version < state.version
         return shown, (stored[-1].version if more else None)
+
+    def feed(self, after: int = 0, limit: int = 100) -> tuple[list[dict[str, Any]], int]:
+        """Return every game's events after global position ``after`` as a spectator sees them, and the next ``after``.
+
+        For projections and feeds: positions only grow, none is ever skipped, and nothing
+        a spectator may not see is shown (each event is hidden by its game's state now).
+        """
+        stored = self.store.read_all(after, limit)
+        states: dict[str, GameState] = {}
+        shown = []
+        for event in stored:
+            if event.game_id not in states:
+                states[event.game_id] = self.states.load(event.game_id)
+            shown.append({"position": event.position, "game_id": event.game_id,
+                          **_shown(event, None, states[event.game_id])})
+        return shown, (stored[-1].position if stored else after)
 
 
 def is_game_id(text: str) -> bool:

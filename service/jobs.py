@@ -19,6 +19,10 @@ re-fetch). The row moves through these states::
   computation keeps it and a dead worker loses it within one lease.
 - Jobs are created after the change that caused them is committed, and dispatched after
   their own row is committed (STYLE.md "enqueue after commit").
+- A job's request JSON carries the ``request_id`` of the HTTP request that caused it
+  (service/logs.py); the job's log lines carry it while it runs, and so do the jobs its
+  move causes in turn, so a table of computers playing on is traced to the request that
+  started it.
 
 Errors: a job that raises is failed with the error; nothing is retried by exception.
 """
@@ -29,6 +33,7 @@ import json
 import logging
 import random
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -46,6 +51,8 @@ from domain.ai.players import analyze_bid, choose, hint
 from domain.state import GameState
 from service.db import deferred_begin
 from service.errors import IdempotencyKeyError, VersionConflictError
+from service.logs import current_request_id, request_id_bound
+from service.metrics import Metrics, NoMetrics
 from service.store import metadata
 
 log = logging.getLogger(__name__)
@@ -232,6 +239,15 @@ class JobStore:
             error=f"set aside: its worker stopped during each of {MAX_ATTEMPTS} attempts",
         ))
 
+    def open_counts(self) -> dict[str, int]:
+        """Return how many jobs are pending and running now (an index scan each)."""
+        c = jobs_table.c
+        with self._read() as conn:
+            return {
+                state: int(conn.execute(sa.select(sa.func.count()).where(c.state == state)).scalar_one())
+                for state in (PENDING, RUNNING)
+            }
+
     @contextmanager
     def _read(self) -> Iterator[Connection]:
         with self._engine.connect() as conn:
@@ -263,17 +279,25 @@ class Jobs:
 
     def __init__(
         self, store: JobStore, games: GamePort, dispatcher: Dispatcher, lease_seconds: float = 60.0,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         self.games = games
         self.dispatcher = dispatcher
         self.lease_seconds = lease_seconds
+        self.metrics: Metrics = metrics or NoMetrics()
 
     def request(
         self, game_id: str, kind: str, seat: int, level: int, for_version: int,
         request: dict[str, Any] | None = None,
     ) -> Job | None:
-        """Store a job and dispatch it once stored; None when that move was already scheduled."""
+        """Store a job and dispatch it once stored; None when that move was already scheduled.
+
+        The current request id (if any) is stored in the job's request JSON.
+        """
+        request_id = current_request_id()
+        if request_id is not None:
+            request = {**(request or {}), "request_id": request_id}
         job = self.store.create(game_id, kind, seat, level, for_version, request)
         if job is not None:
             self._dispatch(job.id)
@@ -305,18 +329,31 @@ class Jobs:
         job = self.store.claim(job_id, holder, self.lease_seconds)
         if job is None:
             return None
+        with request_id_bound(job.request.get("request_id")):
+            return self._run_claimed(job, holder)
+
+    def _run_claimed(self, job: Job, holder: str) -> Job | None:
+        context = {"job_id": job.id, "job_kind": job.kind, "game_id": job.game_id, "attempt": job.attempts}
+        log.info("job started", extra=context)
+        started = time.perf_counter()
         stop = threading.Event()
         beat = threading.Thread(target=self._heartbeat, args=(job.id, holder, stop), daemon=True)
         beat.start()
         try:
             self._run(job, holder)
         except Exception as error:
-            log.exception("job %s (%s) failed", job.id, job.kind)
+            log.exception("job %s (%s) failed", job.id, job.kind, extra=context)
             self.store.finish(job.id, holder, FAILED, error=f"{type(error).__name__}: {error}")
         finally:
             stop.set()
             beat.join()
-        return self.store.get(job.id)
+        seconds = time.perf_counter() - started
+        ended = self.store.get(job.id)
+        state = ended.state if ended is not None else FAILED
+        if state in (DONE, SUPERSEDED, FAILED):
+            self.metrics.job_finished(job.kind, state, seconds)
+        log.info("job ended", extra={**context, "job_state": state, "duration_ms": round(seconds * 1000, 1)})
+        return ended
 
     def _heartbeat(self, job_id: str, holder: str, stop: threading.Event) -> None:
         while not stop.wait(self.lease_seconds / 3):

@@ -8,11 +8,13 @@ Several processes may serve one game; each reads the tail it has not seen.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 
 from domain.codec import decode
 from domain.evolve import replay
 from domain.state import INITIAL, GameState
+from service.metrics import Metrics, NoMetrics
 from service.store import EventStore, StoredEvent
 
 
@@ -24,8 +26,9 @@ def fold(stored: list[StoredEvent], state: GameState = INITIAL) -> GameState:
 class StateCache:
     """The latest known state of recently used games, bounded in size."""
 
-    def __init__(self, store: EventStore, size: int = 1000) -> None:
+    def __init__(self, store: EventStore, size: int = 1000, metrics: Metrics | None = None) -> None:
         self._store = store
+        self._metrics: Metrics = metrics or NoMetrics()
         self._size = size
         self._states: OrderedDict[str, GameState] = OrderedDict()
         self._lock = threading.Lock()
@@ -34,7 +37,11 @@ class StateCache:
         """Return the current state of a game (version 0 when it does not exist)."""
         with self._lock:
             cached = self._states.get(game_id, INITIAL)
-        state = fold(self._store.read(game_id, after=cached.version), cached)
+        stored = self._store.read(game_id, after=cached.version)
+        started = time.perf_counter()
+        state = fold(stored, cached)
+        if stored:
+            self._metrics.replayed(len(stored), time.perf_counter() - started)
         if state.version:
             self.remember(game_id, state)
         return state

@@ -15,6 +15,23 @@ event store"):
 - Each row's hash chains to the previous row's (service.hashing);
   `verify_chain` finds the first row that does not verify.
 - Seats (token hashes only) and the secret seed live beside the log.
+- `read_all` reads every game's events by global position, for feeds and
+  projections, and never skips one that commits late (below).
+
+Reading by global position without skipping. PostgreSQL hands out positions
+when a row is inserted, not when its transaction commits: a reader that saw
+position 11 committed could later find 10 committed after it and, reading
+"after 11", never see it. So each writer, in the transaction that inserts,
+first takes a shared transaction-level advisory lock keyed by the position
+sequence's last value (a key below every position it will then be given), and
+`read_all` serves only positions below the smallest such key held by anyone
+(read from pg_locks after the sequence's last value; both are visible across
+transactions without a commit). A lock is released only after its transaction
+is visible, so every position served is committed or rolled back for good.
+Writers never wait on each other for this (shared locks), and a reader waits on
+nobody; a long-open writing transaction holds readers back until it ends.
+SQLite needs none of this: a writer holds the write lock from its first
+statement to its commit, so positions commit in order.
 
 Errors (database errors are translated here, once; malformed input raises
 ValueError before anything is written)::
@@ -175,12 +192,19 @@ class _Encoded:
     data_json: str
 
 
+# Advisory-lock keys of writers in flight: (_POSITION_LOCK_SPACE << 40) + a position, so
+# that they can be told apart from other advisory locks (migrations use 0x7069746368).
+_POSITION_LOCK_SPACE = 0x5043
+_POSITION_SEQUENCE = "events_position_seq"  # the identity sequence of events.position
+
+
 class EventStore:
     """Append-only, hash-chained event log per game, with seats and secrets, on one engine."""
 
     def __init__(self, engine: Engine, clock: Callable[[], datetime] | None = None) -> None:
         self._engine = engine
         self._clock = clock or _utc_now
+        self._postgres = engine.dialect.name == "postgresql"
 
     def create_game(
         self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str
@@ -193,6 +217,7 @@ class EventStore:
             with self._transaction() as conn:
                 if _head(conn, game_id)[0] != 0 or _secret(conn, game_id) is not None:
                     raise GameExistsError(f"game {game_id!r} already exists")
+                self._announce_positions(conn)
                 stored = _insert_events(conn, game_id, 0, GENESIS_HASH, encoded, now, None)
                 if seats:
                     conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
@@ -244,6 +269,60 @@ class EventStore:
             raise ValueError(f"limit must be 0 or more, not {limit}")
         with self._transaction(read_only=True) as conn:
             return _select_events(conn, game_id, after=after, limit=limit)
+
+    def read_all(self, after: int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Return every game's events after global position `after`, in position order, at most `limit`.
+
+        Never skips an event: a position is served only once no transaction that could
+        still commit a lower one is in flight (see the module's docstring).
+        """
+        if limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit}")
+        c = events_table.c
+        with self._transaction(read_only=True) as conn:
+            bound = self._committed_bound(conn)
+            query = sa.select(events_table).where(c.position > after).order_by(c.position).limit(limit)
+            if bound is not None:
+                query = query.where(c.position <= bound)
+            return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in conn.execute(query)]
+
+    def ping(self) -> None:
+        """Run a trivial query; raise StoreUnavailableError when the database cannot answer."""
+        with self._transaction(read_only=True) as conn:
+            conn.execute(sa.text("SELECT 1")).scalar_one()
+
+    def _announce_positions(self, conn: Connection) -> None:
+        """PostgreSQL: hold, until this transaction ends, a lock keyed below every position it will take."""
+        if self._postgres:
+            conn.execute(
+                sa.text(
+                    "SELECT pg_advisory_xact_lock_shared((CAST(:space AS bigint) << 40)"
+                    " + coalesce(pg_sequence_last_value(CAST(:sequence AS regclass)), 0))"
+                ),
+                {"space": _POSITION_LOCK_SPACE, "sequence": _POSITION_SEQUENCE},
+            )
+
+    def _committed_bound(self, conn: Connection) -> int | None:
+        """Return the highest position that no transaction in flight can still commit below (None: no bound).
+
+        PostgreSQL only; the sequence is read before the locks (the order the proof needs).
+        """
+        if not self._postgres:
+            return None
+        last: int = conn.execute(
+            sa.text("SELECT coalesce(pg_sequence_last_value(CAST(:sequence AS regclass)), 0)"),
+            {"sequence": _POSITION_SEQUENCE},
+        ).scalar_one()
+        lowest: int | None = conn.execute(
+            sa.text(
+                "SELECT min(((l.classid::bigint << 32) | l.objid::bigint) - (CAST(:space AS bigint) << 40))"
+                " FROM pg_locks l"
+                " WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND (l.classid::bigint >> 8) = :space"
+                " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            ),
+            {"space": _POSITION_LOCK_SPACE},
+        ).scalar_one()
+        return int(last) if lowest is None else min(int(last), int(lowest))
 
     def version(self, game_id: str) -> int:
         """Return the game's current version: 0 when it has no events."""
@@ -302,6 +381,7 @@ class EventStore:
             raise ConcurrencyError(game_id, expected_version, current)
         now = self._now()
         key = None if claim is None else claim[0]
+        self._announce_positions(conn)
         stored = _insert_events(conn, game_id, current, previous_hash, encoded, now, key)
         if claim is not None:
             conn.execute(

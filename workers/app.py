@@ -18,11 +18,12 @@ import threading
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import worker_process_init, worker_ready, worker_shutdown
+from celery.signals import setup_logging, worker_process_init, worker_ready, worker_shutdown
 
 from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.dispatch import RUN_JOB_TASK, CeleryDispatcher
+from service.logs import configure_logging
 from service.runner import warm_fast_simulator
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,13 @@ def create_celery(settings: Settings) -> Celery:
         """Run the job ``job_id`` under a lease held by this delivery."""
         holder = f"{socket.gethostname()}:{os.getpid()}:{task.request.id}"
         process.services().jobs.run(job_id, holder)
+
+    def _json_logs(**_: Any) -> None:
+        # Connected, this replaces Celery's own logging set-up: the same JSON lines as the
+        # API's, each job's carrying the request id of the request that caused it.
+        configure_logging(settings.log_level)
+
+    setup_logging.connect(_json_logs, weak=False)
 
     sweeper = _Sweeper(process, every=max(0.5, lease / 4))
     worker_ready.connect(sweeper.start, weak=False)

@@ -6,14 +6,17 @@ from typing import Any
 
 from flask import Flask
 from flask_smorest import Api
+from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.api import problems
-from service.api.replay_routes import replays
+from service.api import observe, problems, schemas
 from service.api.hint_routes import hints
+from service.api.ops_routes import ops
+from service.api.replay_routes import replays
 from service.api.routes import games, meta
 from service.bootstrap import Services, build_services
-from service.config import Settings
+from service.config import RateLimits, Settings
 from service.games import GameService
+from service.metrics import PrometheusMetrics
 
 API_DESCRIPTION = """\
 Pitch (Auction Pitch, Setback, Smear, Pedro and relatives) as an event-sourced game service.
@@ -29,7 +32,11 @@ and deals, and `POST /v1/audits` replays and scores any hand record. Every error
 /problems/malformed-request (400), /problems/invalid-rules (400), /problems/unauthorized (401),
 /problems/not-found (404), /problems/method-not-allowed (405), /problems/version-conflict (409),
 /problems/game-not-finished (409), /problems/illegal-action (422), /problems/idempotency-key-reused (422),
-/problems/unavailable (503), /problems/internal (500).
+/problems/rate-limited (429, with Retry-After), /problems/unavailable (503, with Retry-After), /problems/internal (500).
+Every answer carries an `X-Request-Id` header: the one the request sent (1-128 of `A-Za-z0-9._:-`) or a new one.
+
+`GET /v1/events?after=POSITION` lists every game's events by global position, as a spectator
+sees them, for projections and feeds: poll with `next`; no event is ever skipped.
 
 Seats may be computer players (`{"kind": "ai", "level": 1-6}`); they act by themselves.
 A seat to act may ask for a hint (`POST /v1/games/{id}/hints`) or, while bidding, for a
@@ -42,21 +49,28 @@ class PitchApi(Api):  # type: ignore[misc]
     """flask-smorest's Api answering every HTTP error with problem+json."""
 
     ERROR_SCHEMA = None
+    DEFAULT_ERROR_RESPONSE_NAME = None  # errors are documented per operation
 
     def handle_http_exception(self, error: Any) -> Any:
         return problems.http_problem(error)
 
     def _register_responses(self) -> None:
-        """Errors are documented per operation as problem+json; no generic error responses."""
+        """Register the one shared response: the 400 that request validation answers (service/api/blueprint.py)."""
+        self.spec.components.response("BAD_REQUEST", {
+            "description": "A problem (RFC 9457): the request does not match this document.",
+            "content": {problems.MEDIA_TYPE: {"schema": schemas.Problem}},
+        })
 
 
 def create_app(
     settings: Settings | None = None, service: GameService | None = None, services: Services | None = None,
+    limits: RateLimits | None = None,
 ) -> Flask:
     """Return the configured Flask app, over ``services`` (or a bare ``service``) or built from ``settings``.
 
     Built from settings with no broker, the app starts the background threads that run
-    computer moves and hints in this process.
+    computer moves and hints in this process. The rate limits are ``limits``, else those
+    of ``settings`` when the app is built from them, else none (tests over a bare service).
     """
     app = Flask("pitch")
     app.config.update(
@@ -70,18 +84,32 @@ def create_app(
             "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
         },
     )
+    metrics = None
     if services is None and service is None:
-        services = build_services(settings or Settings.from_env())
+        settings = settings or Settings.from_env()
+        metrics = PrometheusMetrics()
+        services = build_services(settings, metrics=metrics)
         services.start_runner()
+    if services is not None and isinstance(services.metrics, PrometheusMetrics):
+        metrics = services.metrics
+    if limits is None:
+        limits = settings.limits if settings is not None else RateLimits.none()
+    if settings is not None and settings.proxy_hops > 0:
+        hops = settings.proxy_hops
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     if services is not None:
         service = services.games
         app.extensions["pitch_hints"] = services.hints
         app.extensions["pitch_services"] = services
     app.extensions["pitch"] = service
+    # Requests are counted even over a bare service (tests); a scrape shows what this app counted.
+    app.extensions["pitch_metrics"] = metrics = metrics or PrometheusMetrics()
     api = PitchApi(app)
     api.register_blueprint(games)
     api.register_blueprint(hints)
     api.register_blueprint(meta)
     api.register_blueprint(replays)
+    api.register_blueprint(ops)
     problems.register(app)
+    observe.install(app, metrics, observe.Limiters.from_limits(limits))
     return app

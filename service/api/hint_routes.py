@@ -6,15 +6,15 @@ from typing import Any
 
 from flask import current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from service.api.blueprint import PitchBlueprint
 from service.api import hint_schemas
 from service.api.routes import PROBLEM, _token
 from service.api.schemas import Problem
 from service.hints import HintService
 from service.jobs import BID_ANALYSIS, HINT
 
-hints = Blueprint(
+hints = PitchBlueprint(
     "hints", __name__, url_prefix="/v1",
     description="Hints and bid analyses, computed by computer players off the request path.",
 )
@@ -35,7 +35,7 @@ def _problems(*codes: int) -> Any:
 
 @hints.route("/games/<game_id>/hints")
 class Hints(MethodView):
-    @hints.arguments(hint_schemas.HintRequest)
+    @hints.arguments(hint_schemas.HintRequest, required=False)
     @hints.response(202, hint_schemas.JobAccepted, headers={"Location": {"schema": {"type": "string"}}})
     @hints.doc(security=[{"seatToken": []}])
     @_problems(400, 401, 404, 422)

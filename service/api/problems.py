@@ -14,7 +14,8 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/game-not-finished | 409 | the whole record of a game that is still being played |
 | /problems/illegal-action | 422 | the rules do not allow that action now |
 | /problems/idempotency-key-reused | 422 | the Idempotency-Key was used for a different request |
-| /problems/unavailable | 503 | the database cannot be reached; retry later |
+| /problems/rate-limited | 429 | too many writes from this client, or hints for this seat; Retry-After says when to retry |
+| /problems/unavailable | 503 | the database (or, for /readyz, the broker) cannot be reached; Retry-After says when to retry |
 | /problems/internal | 500 | a fault of the service (never expected) |
 """
 
@@ -46,6 +47,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "game-not-finished": (409, "Game not finished"),
     "illegal-action": (422, "Illegal action"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
+    "rate-limited": (429, "Too many requests"),
     "unavailable": (503, "Service unavailable"),
     "internal": (500, "Internal error"),
 }
@@ -93,9 +95,15 @@ def http_problem(error: HTTPException) -> Response:
     if code == 404:
         return problem("not-found", f"there is no resource at {request.path}")
     if code == 405:
-        return problem("method-not-allowed", f"{request.path} does not take {request.method}")
+        allowed = ", ".join(sorted(getattr(error, "valid_methods", None) or []))
+        return problem(
+            "method-not-allowed", f"{request.path} does not take {request.method}",
+            {"Allow": allowed} if allowed else None,
+        )
     if code == 415:
         return problem("malformed-request", "send the body as application/json")
+    if code == 429:
+        return problem("rate-limited", error.description or "too many requests", {"Retry-After": "1"})
     if code >= 500:
         return problem("internal", "the service failed to answer; the request may be retried")
     return problem("malformed-request", error.description or error.name)

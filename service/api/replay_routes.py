@@ -14,14 +14,14 @@ from typing import Any
 
 from flask import Response, current_app
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
+from service.api.blueprint import PitchBlueprint
 from service.api import problems, replay_schemas as rs, schemas
 from service.api.routes import PROBLEM, _token
 from service.audits import AuditService, GameNotFinishedError, IllegalRecordError
 from service.games import GameService
 
-replays = Blueprint(
+replays = PitchBlueprint(
     "replays", __name__, url_prefix="/v1",
     description="Replay finished hands, export hand records, audit games and hand records.",
 )

@@ -6,17 +6,17 @@ from typing import Any
 
 from flask import current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from domain.presets import PRESETS
 from domain.rules import OPTIONS
+from service.api.blueprint import PitchBlueprint
 from service.api import schemas
 from service.api.replay_schemas import ViewQuery
 from service.errors import InvalidRequestError, UnauthorizedError
 from service.games import GameService
 
-games = Blueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
-meta = Blueprint("meta", __name__, description="Rules, presets and health.")
+games = PitchBlueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
+meta = PitchBlueprint("meta", __name__, description="Rules, presets and health.")
 
 PROBLEM = "application/problem+json"
 IDEMPOTENCY_HEADER = {
@@ -111,6 +111,22 @@ class Events(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """List the game's events after a version, hiding what the caller may not see yet."""
         events, after = _service().events(game_id, _token(), query["after"], query["limit"])
+        return {"events": events, "next": after}
+
+
+@games.route("/events")
+class Feed(MethodView):
+    @games.arguments(schemas.FeedQuery, location="query")
+    @games.response(200, schemas.FeedPage)
+    @_problems(400)
+    def get(self, query: dict[str, Any]) -> Any:
+        """List every game's events after a global position, as a spectator sees them.
+
+        For projections and live feeds: poll with the answer's `next` as `after`. No event
+        is ever skipped or listed twice, positions only grow, and no card a spectator may
+        not see yet is shown (hidden parts are null, as in a game's own event list).
+        """
+        events, after = _service().feed(query["after"], query["limit"])
         return {"events": events, "next": after}
 
 

@@ -6,7 +6,7 @@ schemas describe exactly what the views return.
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from domain.actions import ACTION_TYPES
 from service.games import SEAT_KINDS
@@ -276,8 +276,51 @@ class Health(Schema):
     status = fields.String(required=True)
 
 
+class Readiness(Schema):
+    status = fields.String(required=True, metadata={"description": "ok"})
+    checks = fields.Dict(
+        keys=fields.String(), values=fields.String(), required=True,
+        metadata={"description": "Each dependency (database; broker when one is set) and its state: ok or unreachable."},
+    )
+
+
+MAX_POSITION = 2**63 - 1  # positions are 64-bit integers
+
+
+class FeedQuery(Schema):
+    after = fields.Integer(
+        load_default=0, validate=validate.Range(min=0, max=MAX_POSITION),
+        metadata={"description": "The global position after which to list (0: from the start)."},
+    )
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class FeedEvent(EventOut):
+    position = fields.Integer(required=True, metadata={"description": "The event's global position: it only grows across all games."})
+    game_id = fields.String(required=True)
+
+
+class FeedPage(Schema):
+    events = fields.List(fields.Nested(FeedEvent), required=True)
+    next = fields.Integer(required=True, metadata={"description": (
+        "The `after` of the next request: the last position listed, or the same `after` when nothing new "
+        "is there yet (poll again)."
+    )})
+
+
 class Problem(Schema):
-    type = fields.String(required=True)
+    """A problem (RFC 9457): a kind may add members of its own (RFC 9457, section 3.2)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    type = fields.String(required=True, metadata={"description": "The kind of problem: one of the closed list in the API's description."})
     title = fields.String(required=True)
     status = fields.Integer(required=True)
-    detail = fields.String(required=True)
+    detail = fields.String(required=True, metadata={"description": "What is wrong, in a sentence."})
+    errors = fields.List(fields.String(), metadata={"description": "malformed-request: each field that is wrong, with why."})
+    options = fields.List(fields.String(), metadata={"description": "invalid-rules: the options at fault."})
+    current_version = fields.Integer(metadata={"description": "version-conflict: the game's version now."})
+    checks = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "unavailable (from /readyz): each dependency and its state."})
+    action_index = fields.Integer(metadata={"description": "illegal-action in an audited record: the index of the refused action."})
+    reason = fields.String(metadata={"description": "illegal-action in an audited record: why the rules refuse it."})

@@ -32,6 +32,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     workdir = tmp_path_factory.mktemp("serve")
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PITCH_")}
+    # The defaults, but for the per-client write limit: these clients play at machine speed.
+    env["PITCH_WRITE_RATE"] = "0"
     pitch = Path(sys.executable).with_name("pitch")
     log = open(workdir / "serve.log", "wb")
     process = subprocess.Popen(

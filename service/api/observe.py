@@ -1,0 +1,109 @@
+"""What every request goes through: its request id, its log line, its metrics, the rate limits.
+
+- ``X-Request-Id``: taken from the request when well formed, else generated
+  (service/logs.py); answered in the response header; bound for the request's duration,
+  so every log line written while serving it, and every job it causes, carries it.
+- One JSON log line per request (method, route, path, status, duration, client).
+- ``pitch_http_request_duration_seconds`` by route (the URL rule, so game ids do not
+  multiply the series), method and status.
+- Rate limits (service/ratelimit.py): every write (POST) takes a token of its client
+  address's bucket; a hint or bid analysis also takes one of its seat's (the game and
+  the token's hash). An empty bucket answers 429 ``/problems/rate-limited`` with
+  Retry-After.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass
+
+from flask import Flask, Response, g, request
+
+from service.api import problems
+from service.config import RateLimits
+from service.logs import REQUEST_ID_HEADER, accept_request_id, bind_request_id, unbind_request_id
+from service.metrics import Metrics
+from service.ratelimit import TokenBuckets, retry_after
+
+log = logging.getLogger("pitch.http")
+
+WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+HINT_ENDPOINTS = frozenset({"hints.Hints", "hints.BidAnalyses"})
+
+
+@dataclass
+class Limiters:
+    """The app's token buckets: writes per client, hints per seat."""
+
+    writes: TokenBuckets
+    hints: TokenBuckets
+
+    @classmethod
+    def from_limits(cls, limits: RateLimits) -> Limiters:
+        """Return buckets with the configured rates (hints are configured per minute)."""
+        return cls(
+            TokenBuckets(limits.write_rate, limits.write_burst),
+            TokenBuckets(limits.hint_rate_per_minute / 60.0, limits.hint_burst),
+        )
+
+
+def install(app: Flask, metrics: Metrics, limiters: Limiters) -> None:
+    """Register the hooks that give every request its id, log line, metrics and limits."""
+
+    @app.before_request
+    def _begin() -> Response | None:
+        g.started = time.perf_counter()
+        g.request_id = accept_request_id(request.headers.get(REQUEST_ID_HEADER))
+        g.request_id_token = bind_request_id(g.request_id)
+        return _limit(metrics, limiters)
+
+    @app.after_request
+    def _end(response: Response) -> Response:
+        request_id = g.get("request_id")
+        if request_id is not None:
+            response.headers[REQUEST_ID_HEADER] = request_id
+        started = g.get("started")
+        seconds = 0.0 if started is None else time.perf_counter() - started
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        metrics.request_served(route, request.method, response.status_code, seconds)
+        log.info("request", extra={
+            "method": request.method, "route": route, "path": request.path, "status": response.status_code,
+            "duration_ms": round(seconds * 1000, 2), "remote": request.remote_addr,
+        })
+        return response
+
+    @app.teardown_request
+    def _unbind(_error: BaseException | None) -> None:
+        token = g.pop("request_id_token", None)
+        if token is not None:
+            try:
+                unbind_request_id(token)
+            except ValueError:  # bound in another context (cannot happen under WSGI; harmless)
+                pass
+
+
+def _limit(metrics: Metrics, limiters: Limiters) -> Response | None:
+    if request.method not in WRITE_METHODS:
+        return None
+    wait = limiters.writes.take(f"client:{request.remote_addr}")
+    if wait:
+        metrics.rate_limited("writes")
+        return problems.problem(
+            "rate-limited", f"too many writes from this client; retry in {retry_after(wait)} s",
+            {"Retry-After": retry_after(wait)},
+        )
+    if request.endpoint in HINT_ENDPOINTS:
+        token = request.headers.get("Authorization", "")
+        game_id = (request.view_args or {}).get("game_id", "")
+        if token:
+            seat_key = hashlib.sha256(f"{game_id}\n{token}".encode("utf-8", "surrogatepass")).hexdigest()
+            wait = limiters.hints.take(f"seat:{seat_key}")
+            if wait:
+                metrics.rate_limited("hints")
+                return problems.problem(
+                    "rate-limited", f"too many hints for this seat; retry in {retry_after(wait)} s",
+                    {"Retry-After": retry_after(wait)},
+                )
+    return None

@@ -1,0 +1,79 @@
+"""Operations endpoints: readiness (``/readyz``) and Prometheus metrics (``/metrics``).
+
+``/healthz`` (service/api/routes.py) says the process is alive; ``/readyz`` says it can
+serve: the database answers, and so does the broker when one is configured. A load
+balancer sends traffic only to ready processes; an orchestrator restarts unhealthy ones.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Response, current_app
+from flask.views import MethodView
+
+from service.api.blueprint import PitchBlueprint
+from service.api import problems, schemas
+from service.games import GameService
+from service.metrics import CONTENT_TYPE, PrometheusMetrics
+
+ops = PitchBlueprint("ops", __name__, description="Readiness and metrics, for operators.")
+log = logging.getLogger(__name__)
+
+READY_RETRY_AFTER = "5"
+
+
+def _check(name: str, probe: Any) -> str:
+    try:
+        probe()
+    except Exception as error:  # any failure of a probe means "not ready", never a 500
+        log.warning("readiness: %s unreachable: %s", name, error)
+        return "unreachable"
+    return "ok"
+
+
+@ops.route("/readyz")
+class Ready(MethodView):
+    @ops.response(200, schemas.Readiness)
+    @ops.alt_response(503, schema=schemas.Problem, content_type=problems.MEDIA_TYPE,
+                      description="Not ready: a problem naming what cannot be reached, with Retry-After.")
+    def get(self) -> Any:
+        """Tell whether this process can serve: the database answers, and the broker when one is set."""
+        service: GameService = current_app.extensions["pitch"]
+        checks = {"database": _check("database", service.store.ping)}
+        services = current_app.extensions.get("pitch_services")
+        broker = getattr(services, "broker", None)
+        if broker is not None:
+            checks["broker"] = _check("broker", broker.ping)
+        down = [name for name, state in checks.items() if state != "ok"]
+        if down:
+            return problems.problem(
+                "unavailable", f"not ready: the {' and the '.join(down)} cannot be reached",
+                {"Retry-After": READY_RETRY_AFTER}, checks=checks,
+            )
+        return {"status": "ok", "checks": checks}
+
+
+@ops.route("/metrics")
+class Metrics(MethodView):
+    @ops.doc(responses={200: {
+        "description": "Every metric in the Prometheus text format (version 0.0.4).",
+        "content": {"text/plain": {"schema": {"type": "string"}}},
+    }})
+    def get(self) -> Any:
+        """Show the service's metrics in the Prometheus text format."""
+        metrics: PrometheusMetrics = current_app.extensions["pitch_metrics"]
+        services = current_app.extensions.get("pitch_services")
+        gauges = None
+        if services is not None:
+            job_store = services.jobs.store
+
+            def gauges() -> dict[str, dict[str, float]]:
+                try:
+                    return {"pitch_jobs": {k: float(v) for k, v in job_store.open_counts().items()}}
+                except Exception:  # a scrape still answers when the database does not
+                    log.warning("metrics: could not count the open jobs", exc_info=True)
+                    return {}
+
+        return Response(metrics.render(gauges), mimetype=None, content_type=CONTENT_TYPE)

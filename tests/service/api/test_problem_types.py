@@ -1,0 +1,95 @@
+"""Every problem type of service/api/problems.py's closed list is answered somewhere, as
+``application/problem+json`` with its status, and each is documented where clients look.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+from service.api import API_DESCRIPTION, create_app, problems
+from service.config import RateLimits
+from service.db import make_engine
+from service.games import GameService
+from service.store import EventStore
+from tests.service.api.client import ApiGame, bearer
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _limited(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
+    limited = create_app(service=service, limits=RateLimits(write_rate=0.01, write_burst=1)).test_client()
+    limited.post("/v1/audits", json={})
+    return limited.post("/v1/audits", json={})
+
+
+def _unavailable(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
+    engine = make_engine("postgresql+psycopg://postgres@127.0.0.1:1/nothing")
+    try:
+        return create_app(service=GameService(EventStore(engine))).test_client().get(f"/v1/games/{game.id}")
+    finally:
+        engine.dispose()
+
+
+def _internal(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(service, "view", lambda *_: 1 / 0)
+        return client.get(f"/v1/games/{game.id}")
+
+
+def _reused(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
+    seat, version = game.to_act(), game.view()["version"]
+    assert game.act(seat, {"type": "bid", "amount": 2}, version, **{"Idempotency-Key": "k"}).status_code == 201
+    return game.act(seat, {"type": "bid", "amount": 3}, version, **{"Idempotency-Key": "k"})
+
+
+TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]] = {
+    "malformed-request": lambda c, g, s: c.post("/v1/games", data="{not json", content_type="application/json"),
+    "invalid-rules": lambda c, g, s: c.post("/v1/games", json={"rules": {"preset": "nope"}, "seats": [{"kind": "human"}] * 4}),
+    "unauthorized": lambda c, g, s: c.post(f"/v1/games/{g.id}/actions", json={"expected_version": 2, "action": {"type": "pass"}}),
+    "not-found": lambda c, g, s: c.get(f"/v1/games/{uuid.uuid4()}"),
+    "method-not-allowed": lambda c, g, s: c.delete(f"/v1/games/{g.id}"),
+    "version-conflict": lambda c, g, s: g.act(g.to_act(), {"type": "pass"}, version=1),
+    "game-not-finished": lambda c, g, s: c.get(f"/v1/games/{g.id}/record"),
+    "illegal-action": lambda c, g, s: c.post(
+        f"/v1/games/{g.id}/actions", json={"expected_version": g.view()["version"], "action": {"type": "play", "card": "AS"}},
+        headers=bearer(g.tokens[g.to_act()]),
+    ),
+    "idempotency-key-reused": _reused,
+    "rate-limited": _limited,
+    "unavailable": _unavailable,
+    "internal": _internal,
+}
+
+
+def test_the_triggers_cover_the_closed_list() -> None:
+    assert set(TRIGGERS) == set(problems.PROBLEMS)
+
+
+@pytest.mark.parametrize("kind", sorted(problems.PROBLEMS))
+def test_each_problem_type_is_answered_as_problem_json(
+    client: FlaskClient, game_service: GameService, kind: str,
+) -> None:
+    game = ApiGame.create(client)
+    response = TRIGGERS[kind](client, game, game_service)
+    status, title = problems.PROBLEMS[kind]
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.content_type == "application/problem+json"
+    body: dict[str, Any] = response.get_json()
+    assert body["type"] == f"/problems/{kind}" and body["title"] == title and body["status"] == status
+    assert body["detail"]
+    if status in (429, 503):
+        assert int(response.headers["Retry-After"]) >= 1
+
+
+@pytest.mark.parametrize("kind", sorted(problems.PROBLEMS))
+def test_each_problem_type_is_documented(kind: str) -> None:
+    assert f"| /problems/{kind} | {problems.PROBLEMS[kind][0]} |" in (problems.__doc__ or "")
+    assert f"/problems/{kind} ({problems.PROBLEMS[kind][0]}" in API_DESCRIPTION
+    assert f"/problems/{kind}" in (ROOT / "README.md").read_text(encoding="utf-8")

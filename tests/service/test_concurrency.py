@@ -1,0 +1,120 @@
+"""Writers racing on one game, on SQLite and PostgreSQL: of 8 writers at each version exactly
+one wins, the others get a conflict and nothing else; a command's events commit together
+or not at all, wherever the failure strikes.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import Counter
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy import Engine, event
+
+from service.store import ConcurrencyError, EventStore, NewEvent, events_table
+
+WRITERS = 8
+VERSIONS = 250
+
+
+def test_eight_writers_race_for_each_of_250_versions_and_exactly_one_wins_each(engine: Engine) -> None:
+    store = EventStore(engine)  # its pool (5 + 10 overflow) has a connection for every writer
+    game_id = f"race-{uuid.uuid4().hex}"
+    store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
+    barrier = threading.Barrier(WRITERS)
+    outcomes: list[list[str]] = [["did not run"] * WRITERS for _ in range(VERSIONS)]
+
+    def writer(index: int) -> None:
+        for round_ in range(VERSIONS):
+            barrier.wait(timeout=60)
+            expected = round_ + 1  # every writer saw the version the last round's winner made
+            try:
+                store.append(game_id, expected, [NewEvent("Raced", {"round": round_, "writer": index})])
+                outcomes[round_][index] = "won"
+            except ConcurrencyError as error:
+                outcomes[round_][index] = "conflict" if error.actual_version == expected + 1 else repr(error)
+            except Exception as error:  # noqa: BLE001 - any other outcome fails the test below
+                outcomes[round_][index] = repr(error)
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(WRITERS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    tally = Counter(outcome for round_ in outcomes for outcome in round_)
+    assert tally == {"won": VERSIONS, "conflict": VERSIONS * (WRITERS - 1)}, tally
+    assert all(round_.count("won") == 1 for round_ in outcomes)
+
+    stored = store.read(game_id)
+    assert [e.version for e in stored] == list(range(1, VERSIONS + 2))  # contiguous, from 1
+    raced = [e.data for e in stored[1:]]
+    assert [d["round"] for d in raced] == list(range(VERSIONS))  # nothing lost, nothing twice
+    assert [d["writer"] for d in raced] == [r.index("won") for r in outcomes]  # the winners' events
+    assert store.verify_chain(game_id) is None
+
+
+BATCH = 5
+
+
+def _fail_at(engine: Engine, statement_prefix: str, nth: int) -> Any:
+    """Make the ``nth`` statement starting with ``statement_prefix`` fail after it has run."""
+    seen = 0
+
+    def after(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        nonlocal seen
+        if statement.lstrip().upper().startswith(statement_prefix):
+            seen += 1
+            if seen == nth:
+                raise RuntimeError(f"injected failure after {statement_prefix} number {nth}")
+
+    event.listen(engine, "after_cursor_execute", after)
+    return after
+
+
+@pytest.mark.parametrize(
+    ("prefix", "nth"),
+    [*[("INSERT INTO EVENTS", k) for k in range(1, BATCH + 1)], ("INSERT INTO IDEMPOTENCY_KEYS", 1)],
+    ids=[*[f"after-event-row-{k}" for k in range(1, BATCH + 1)], "after-the-key-row"],
+)
+def test_a_batch_commits_whole_or_not_at_all_wherever_it_fails(engine: Engine, prefix: str, nth: int) -> None:
+    store = EventStore(engine)
+    game_id = f"batch-{uuid.uuid4().hex}"
+    store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
+    batch = [NewEvent("Step", {"n": n}) for n in range(BATCH)]
+    with engine.connect() as conn:
+        rows_before = conn.execute(sa.select(sa.func.count()).select_from(events_table)).scalar_one()
+    hook = _fail_at(engine, prefix, nth)
+    try:
+        with pytest.raises(RuntimeError, match="injected failure"):
+            store.append(game_id, 1, batch, idempotency_key="the-key")
+    finally:
+        event.remove(engine, "after_cursor_execute", hook)
+    assert store.version(game_id) == 1
+    assert store.replayed(game_id, "the-key", "anything") is None  # the key was not kept either
+    with engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(events_table)).scalar_one() == rows_before
+    # Nothing half-written is in the way: the same command appends whole.
+    appended = store.append(game_id, 1, batch, idempotency_key="the-key")
+    assert [e.version for e in appended.events] == [2, 3, 4, 5, 6]
+    assert store.verify_chain(game_id) is None
+
+
+def test_a_failure_just_before_commit_stores_nothing(engine: Engine) -> None:
+    store = EventStore(engine)
+    game_id = f"commit-{uuid.uuid4().hex}"
+    store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
+
+    def refuse(_conn: Any) -> None:
+        raise RuntimeError("injected failure at commit")
+
+    event.listen(engine, "commit", refuse)
+    try:
+        with pytest.raises(RuntimeError, match="at commit"):
+            store.append(game_id, 1, [NewEvent("Step", {"n": n}) for n in range(BATCH)])
+    finally:
+        event.remove(engine, "commit", refuse)
+    assert store.version(game_id) == 1
+    assert store.append(game_id, 1, [NewEvent("Step", {})]).events[0].version == 2

@@ -1,0 +1,103 @@
+"""PostgreSQL: the role ``pitch db grant ROLE`` makes can play games, run jobs and read the feed,
+and the permission system itself refuses it UPDATE, DELETE and TRUNCATE of history.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Iterator
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+from click.testing import CliRunner
+from psycopg import errors
+from sqlalchemy.engine import make_url
+
+from service.cli import main
+from service.db import make_engine
+from service.jobs import JobStore
+from service.migrate import upgrade
+from service.store import EventStore, NewEvent
+from tests.dbs import postgres_admin_url, postgres_database
+
+
+@pytest.fixture(scope="module")
+def granted() -> Iterator[tuple[str, str]]:
+    """(the owner's URL, the granted role's URL) of a migrated database of this module's own."""
+    role = f"pitch_app_{secrets.token_hex(4)}"
+    try:
+        with postgres_database() as url:
+            upgrade(url)
+            result = CliRunner().invoke(main, ["db", "grant", role], env={"PITCH_DATABASE_URL": url})
+            assert result.exit_code == 0, result.output
+            assert "GRANT SELECT, INSERT ON" in result.output
+            yield url, make_url(url).set(username=role, password=None).render_as_string(hide_password=False)
+    finally:
+        admin = sa.create_engine(make_url(postgres_admin_url()).set(drivername="postgresql+psycopg"),
+                                 isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{role}"')
+        admin.dispose()
+
+
+def _libpq(url: str) -> str:
+    parsed = make_url(url)
+    return f"host={parsed.host} port={parsed.port or 5432} user={parsed.username} dbname={parsed.database}"
+
+
+def test_the_role_plays_runs_jobs_and_reads_the_feed(granted: tuple[str, str]) -> None:
+    _, role_url = granted
+    engine = make_engine(role_url)
+    try:
+        store = EventStore(engine)
+        game_id = f"grant-{uuid.uuid4().hex}"
+        store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
+        store.append(game_id, 1, [NewEvent("Step", {})], idempotency_key="k")
+        assert store.append(game_id, 1, [NewEvent("Step", {})], idempotency_key="k").replayed
+        assert [e.game_id for e in store.read_all(0, 10)] == [game_id, game_id]
+        assert store.verify_chain(game_id) is None
+        jobs = JobStore(engine)
+        job = jobs.create(game_id, "hint", 0, 1, 2)
+        assert job is not None and jobs.claim(job.id, "me", 30) is not None
+        assert jobs.finish(job.id, "me", "done", {"ok": True})
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("table", ["events", "idempotency_keys", "seats", "game_secrets"])
+@pytest.mark.parametrize(
+    "statement",
+    ["UPDATE {table} SET game_id = game_id", "DELETE FROM {table}", "TRUNCATE {table}"],
+    ids=["update", "delete", "truncate"],
+)
+def test_the_role_may_not_change_history(granted: tuple[str, str], table: str, statement: str) -> None:
+    _, role_url = granted
+    with psycopg.connect(_libpq(role_url)) as conn:
+        with pytest.raises(errors.InsufficientPrivilege, match="permission denied"):
+            conn.execute(statement.format(table=table))
+
+
+@pytest.mark.parametrize(
+    "statement",
+    ["DROP TABLE events", "ALTER TABLE events DISABLE TRIGGER USER", "DROP TRIGGER events_append_only ON events",
+     "CREATE TABLE sneaky (x int)"],
+    ids=["drop", "disable-triggers", "drop-trigger", "create"],
+)
+def test_the_role_may_not_alter_the_schema(granted: tuple[str, str], statement: str) -> None:
+    _, role_url = granted
+    with psycopg.connect(_libpq(role_url)) as conn:
+        with pytest.raises((errors.InsufficientPrivilege, errors.UndefinedTable)):
+            conn.execute(statement)
+
+
+def test_granting_again_is_harmless_and_sqlite_is_refused(granted: tuple[str, str], tmp_path: object) -> None:
+    owner_url, role_url = granted
+    role = make_url(role_url).username
+    again = CliRunner().invoke(main, ["db", "grant", str(role)], env={"PITCH_DATABASE_URL": owner_url})
+    assert again.exit_code == 0, again.output
+    bad = CliRunner().invoke(main, ["db", "grant", "Robert'); DROP"], env={"PITCH_DATABASE_URL": owner_url})
+    assert bad.exit_code != 0 and "role names" in bad.output
+    sqlite = CliRunner().invoke(main, ["db", "grant", "x"], env={"PITCH_DATABASE_URL": "sqlite:///:memory:"})
+    assert sqlite.exit_code != 0 and "PostgreSQL" in sqlite.output
