@@ -33,12 +33,16 @@ class Position:
 
 
 def is_supported(state: GameState) -> bool:
-    """Tell whether the kernel can play ``state`` to the end of its hand."""
+    """Tell whether the kernel can play ``state`` to the end of its hand.
+
+    Face-down cards (001 "Fish Pitch") and revokes set back by the bid (003 "Auction
+    pitch") stay on the reference reducers.
+    """
     hand = state.hand
     return (
         state.ended is None and hand is not None and hand.phase == PLAYING and hand.trump is not None
         and hand.to_act is not None and hand.maker is not None and hand.high_bid is not None
-        and not state.rules.blind_cards
+        and not state.rules.blind_cards and state.rules.revoke != "penalty"
     )
 
 

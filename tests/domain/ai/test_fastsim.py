@@ -31,8 +31,8 @@ from domain.events import HandScored, SeatSpec
 from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
-from domain.presets import resolve_rules
-from domain.rules import Rules
+from domain.presets import PRESETS, resolve_rules
+from domain.rules import Rules, rules_from_dict
 from domain.state import PLAYING, GameState
 from tests.domain.scoring_presets import SCORING_PRESETS
 from tests.strategies import OPTION_SETS, VARIANT_SETS
@@ -57,6 +57,7 @@ OPTION_TABLE: dict[str, dict[str, Any]] = {
     **{f"extra-set-{i}": o for i, o in enumerate(EXTRA_SETS)},
     **{f"variant-set-{i}": o for i, o in enumerate(VARIANT_SETS)},
     **{f"scoring-{name}": p.options for name, p in SCORING_PRESETS.items()},
+    **{f"preset-{p.name}": p.rules.to_dict() for p in PRESETS},
 }
 
 
@@ -67,7 +68,7 @@ def _choose(commands: list[Command], rng: random.Random) -> Command:
     return rng.choice(commands)
 
 
-def play_positions(rules: Rules, name: str, deals: int) -> list[GameState]:
+def play_positions(rules: Rules, name: str, deals: int, supported_only: bool = True) -> list[GameState]:
     """Return ``deals`` play-phase positions of ``rules``: trump known, 0 to 7 cards into the play."""
     found: list[GameState] = []
     game = 0
@@ -83,7 +84,9 @@ def play_positions(rules: Rules, name: str, deals: int) -> list[GameState]:
             hand = state.hand
             if state.ended is not None or hand is None or len(found) >= deals:
                 break
-            if hand.phase == PLAYING and hand.trump is not None and fastsim.is_supported(state):
+            if hand.phase == PLAYING and hand.trump is not None and (
+                fastsim.is_supported(state) or not supported_only
+            ):
                 if into == 0:
                     found.append(state)
                     into = rng.randrange(8)
@@ -143,22 +146,26 @@ def _check(kernel: fastsim.Playout, final: GameState, scored: HandScored) -> Non
     assert kernel.result.bid_made == scored.bid_made
 
 
-FAST_TABLE = {name: options for name, options in OPTION_TABLE.items() if not options.get("blind_cards")}
-BLIND_TABLE = {name: options for name, options in OPTION_TABLE.items() if options.get("blind_cards")}
+def _declined(options: dict[str, Any]) -> bool:
+    return bool(options.get("blind_cards")) or options.get("revoke") == "penalty"
+
+
+FAST_TABLE = {name: options for name, options in OPTION_TABLE.items() if not _declined(options)}
+BLIND_TABLE = {name: options for name, options in OPTION_TABLE.items() if _declined(options)}
 
 
 @pytest.mark.parametrize("name", sorted(BLIND_TABLE))
 def test_positions_with_face_down_cards_are_left_to_the_reducers(name: str) -> None:
-    """Face-down cards (001 "Fish Pitch") are unknown even to their owner: the kernel declines them."""
-    rules = resolve_rules("team-auction", BLIND_TABLE[name])
-    positions = play_positions(rules, name, 5)
-    assert positions and not any(fastsim.is_supported(start) for start in positions)
+    """Face-down cards (001 "Fish Pitch") and revoke penalties (003): the kernel declines them."""
+    rules = rules_from_dict(BLIND_TABLE[name])
+    positions = play_positions(rules, name, 5, supported_only=False)
+    assert len(positions) == 5 and not any(fastsim.is_supported(start) for start in positions)
 
 
 @pytest.mark.parametrize("name", sorted(FAST_TABLE))
 def test_the_fast_simulator_plays_and_scores_as_the_reducers(name: str) -> None:
     options = FAST_TABLE[name]
-    rules = resolve_rules("team-auction", options)
+    rules = rules_from_dict(options)
     positions = play_positions(rules, name, DEALS)
     assert len(positions) == DEALS
     for i, start in enumerate(positions):
@@ -218,7 +225,7 @@ def test_random_playouts_are_legal_and_reproducible() -> None:
 
 @pytest.mark.parametrize("options", [{}, {"jokers": 2, "off_jack": True, "first_lead": "trump-broken"}, {"players": 3, "side_size": 1, "hand_size": 7}])
 def test_monte_carlo_estimates_are_the_same_on_the_fast_simulator_and_the_reducers(options: dict[str, Any]) -> None:
-    rules = resolve_rules("team-auction", options)
+    rules = rules_from_dict(options)
     for i, state in enumerate(play_positions(rules, f"mc-{options}", 6)):
         seat = state.to_act
         assert seat is not None
