@@ -18,7 +18,9 @@ from domain.actions import Command
 from domain.codec import to_data
 from domain.decide import decide
 from domain.errors import IllegalActionError
-from domain.events import DealKeyRevealed, Event, GameEnded, HandDealt, HandScored, TrickTaken
+from domain.events import (
+    DealKeyRevealed, Event, GameEnded, HandDealt, HandScored, StockReshuffled, TrickTaken,
+)
 from domain.evolve import evolve, replay
 from domain.hand_actions import actions_of
 from domain.records import HandRecord, deal_spans, state_before
@@ -89,13 +91,22 @@ class HandCheck:
 
 
 class _NoNextDeal:
-    """The deal source of a replay: the next deal, its key and the seed are not the hand's."""
+    """The deal source of a replay: the next deal, its key and the seed are not the hand's.
+
+    A reshuffle of the discards takes the order the log (or the record) holds for it, when
+    that order is a reshuffle of these very discards; the game audit proves the order
+    against the deal's revealed key separately.
+    """
+
+    def __init__(self, reshuffles: Sequence[tuple[str, ...]] = ()) -> None:
+        self._reshuffles = tuple(reshuffles)
 
     def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
         return cards
 
     def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
-        # A record carries no deal key, so a reshuffle keeps the discards in discard order.
+        if count <= len(self._reshuffles) and sorted(self._reshuffles[count - 1]) == sorted(cards):
+            return self._reshuffles[count - 1]
         return cards
 
     def key(self, deal: int) -> str:
@@ -107,9 +118,11 @@ class _NoNextDeal:
 
 def replay_hand(
     state: GameState, actions: Sequence[Mapping[str, Any]], commands: Sequence[Command],
+    reshuffles: Sequence[tuple[str, ...]] = (),
 ) -> HandReplay:
     """Feed ``commands`` to ``decide`` from ``state`` (just dealt) until the deal is over."""
     initial, finished = state, False
+    source = _NoNextDeal(reshuffles)
     caused: list[Event] = []
     for index, (action, command) in enumerate(zip(actions, commands)):
         if finished:
@@ -117,7 +130,7 @@ def replay_hand(
                 index, action, "the hand is over: no action may follow its last trick",
             ), True)
         try:
-            events = decide(state, command, _NoNextDeal())
+            events = decide(state, command, source)
         except IllegalActionError as error:
             return HandReplay(initial, state, tuple(actions), tuple(caused), IllegalAction(index, action, str(error)), False)
         for event in events:
@@ -134,7 +147,7 @@ def replay_hand(
 
 def replay_record(record: HandRecord) -> HandReplay:
     """Replay a hand record through the rules."""
-    return replay_hand(state_before(record), record.actions, record.commands)
+    return replay_hand(state_before(record), record.actions, record.commands, record.reshuffles)
 
 
 def differences(recorded: Any, recomputed: Any, path: str = "") -> list[Difference]:
@@ -175,7 +188,8 @@ def check_hands(events: Sequence[Event]) -> list[HandCheck]:
         segment = events[span.start:span.end]
         actions, commands, state = actions_of(segment, state)
         dealt = evolve(before, span.dealt)
-        redone = replay_hand(dealt, actions, commands)
+        reshuffles = [e.cards for e in segment if isinstance(e, StockReshuffled)]
+        redone = replay_hand(dealt, actions, commands, reshuffles)
         recorded_score = next((e for e in segment if isinstance(e, HandScored)), None)
         version = next((span.start + i + 1 for i, e in enumerate(segment) if isinstance(e, HandScored)), None)
         recorded = {

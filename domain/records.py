@@ -27,7 +27,7 @@ from domain.actions import Command, command_from_action
 from domain.cards import parse_card
 from domain.dealing import deck_of
 from domain.errors import MalformedError, RulesError
-from domain.events import Event, GameStarted, HandDealt, HandScored, SeatSpec
+from domain.events import Event, GameStarted, HandDealt, HandScored, SeatSpec, StockReshuffled
 from domain.evolve import evolve, replay
 from domain.fairness import CHAIN_LENGTH
 from domain.hand_actions import actions_of
@@ -38,7 +38,7 @@ from domain.state import INITIAL, GameState
 RECORD_FORMAT = "pitch-hand/v1"
 _FIELDS = frozenset({
     "format", "rules", "seats", "sides", "hand", "deal", "dealer", "cards", "stock", "kitty",
-    "actions", "scores_before",
+    "actions", "scores_before", "reshuffles", "blind",
 })
 
 
@@ -58,6 +58,8 @@ class HandRecord:
     actions: tuple[Mapping[str, Any], ...]
     commands: tuple[Command, ...]
     scores_before: tuple[int, ...] | None
+    reshuffles: tuple[tuple[str, ...], ...] = ()
+    blind: tuple[tuple[str, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +106,7 @@ def _rules(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], Rules]:
 
 
 def _check_deal(rules: Rules, cards: Sequence[tuple[str, ...]], stock: tuple[str, ...] | None,
-                kitty: tuple[str, ...]) -> tuple[str, ...]:
+                kitty: tuple[str, ...], blind: Sequence[tuple[str, ...]] = ()) -> tuple[str, ...]:
     """Check the deal is one deck's cards, each once; return the stock (the undealt rest if not given)."""
     deck = deck_of(rules)
     for seat, held in enumerate(cards):
@@ -112,6 +114,9 @@ def _check_deal(rules: Rules, cards: Sequence[tuple[str, ...]], stock: tuple[str
             raise MalformedError(f"seat {seat} was dealt {len(held)} cards; these rules deal {rules.hand_size}")
     owners: dict[str, str] = {}
     places = [(f"seat {seat}", held) for seat, held in enumerate(cards)]
+    if rules.blind_cards and [len(row) for row in blind] != [rules.blind_cards] * rules.players:
+        raise MalformedError(f"'blind' must hold {rules.blind_cards} face-down cards for each of the {rules.players} seats")
+    places += [(f"seat {seat}'s face-down row", row) for seat, row in enumerate(blind)]
     places += [("the stock", stock or ()), ("the kitty", kitty)]
     for place, held in places:
         for card in held:
@@ -126,7 +131,7 @@ def _check_deal(rules: Rules, cards: Sequence[tuple[str, ...]], stock: tuple[str
     missing = [card for card in deck if card not in owners]
     if missing:
         raise MalformedError(
-            f"the deal is missing {', '.join(missing)}: the seats, the stock and the kitty must hold the whole deck"
+            f"the deal is missing {', '.join(missing)}: the seats, their face-down rows, the stock and the kitty must hold the whole deck"
         )
     return stock
 
@@ -180,7 +185,11 @@ def parse_record(data: object) -> HandRecord:
     cards = tuple(_cards(held, f"the cards of seat {seat}") for seat, held in enumerate(dealt))
     stock = None if data.get("stock") is None else _cards(data["stock"], "'stock'")
     kitty = () if data.get("kitty") is None else _cards(data["kitty"], "'kitty'")
-    stock = _check_deal(rules, cards, stock, kitty)
+    rows = data.get("blind") or []
+    if not isinstance(rows, list):
+        raise MalformedError("'blind' must hold one list of face-down cards for each seat")
+    blind = tuple(_cards(row, f"the face-down row of seat {seat}") for seat, row in enumerate(rows))
+    stock = _check_deal(rules, cards, stock, kitty, blind)
     actions, commands = _actions(rules, data.get("actions", []))
     scores = data.get("scores_before")
     if scores is not None:
@@ -189,10 +198,15 @@ def parse_record(data: object) -> HandRecord:
         ):
             raise MalformedError(f"'scores_before' must hold one whole number for each of the {rules.sides} sides")
         scores = tuple(scores)
+    reshuffles = data.get("reshuffles") or []
+    if not isinstance(reshuffles, list):
+        raise MalformedError("'reshuffles' must be a list of card lists, one per reshuffle of the discards")
     return HandRecord(
         preset=preset, options=options, rules=rules, hand=hand, deal=deal, dealer=dealer,
         cards=cards, stock=stock, kitty=kitty, actions=actions, commands=commands,
         scores_before=scores,
+        reshuffles=tuple(_cards(order, f"reshuffle {i + 1}") for i, order in enumerate(reshuffles)),
+        blind=blind,
     )
 
 
@@ -208,6 +222,10 @@ def record_data(record: HandRecord) -> dict[str, Any]:
     }
     if record.scores_before is not None:
         data["scores_before"] = list(record.scores_before)
+    if record.reshuffles:
+        data["reshuffles"] = [list(order) for order in record.reshuffles]
+    if record.blind:
+        data["blind"] = [list(row) for row in record.blind]
     return data
 
 
@@ -255,6 +273,8 @@ def records_of_game(events: Sequence[Event]) -> list[HandRecord]:
             preset=start.preset, options=options, rules=state.rules, hand=d.hand, deal=d.deal,
             dealer=d.dealer, cards=d.cards, stock=d.stock, kitty=d.kitty,
             actions=tuple(actions), commands=tuple(commands), scores_before=scores,
+            reshuffles=tuple(e.cards for e in events[span.start:span.end] if isinstance(e, StockReshuffled)),
+            blind=d.blind,
         ))
         scored = [e for e in events[span.start:span.end] if isinstance(e, HandScored)]
         if scored:
@@ -272,7 +292,7 @@ def state_before(record: HandRecord) -> GameState:
     )
     dealt = HandDealt(
         hand=record.hand, deal=record.deal, dealer=record.dealer, cards=record.cards,
-        stock=record.stock, kitty=record.kitty,
+        stock=record.stock, kitty=record.kitty, blind=record.blind,
     )
     state = evolve(evolve(INITIAL, start), dealt)
     if record.scores_before is not None:

@@ -147,6 +147,7 @@ def _selfcheck(hands: int) -> None:
     click.echo(f"POST /v1/audits of the hand's record gives the game's own breakdown:  {figures.api_equal}/{figures.hands}")
     click.echo(f"deals recomputed from their revealed keys match HandDealt:            {figures.deals_verified}/{figures.deals_checked}")
     click.echo(f"time: {figures.seconds:.1f} s ({figures.hands / figures.seconds:,.0f} hands/s)")
+    click.echo(f"presets ({len(figures.by_preset)}): " + ", ".join(f"{n} {c}" for n, c in sorted(figures.by_preset.items())))
     for failure in figures.failures:
         click.echo(f"FAILED: {failure}")
     click.echo("selfcheck: ok" if figures.ok else "selfcheck: FAILED")

@@ -1,6 +1,8 @@
 """``pitch audit --selfcheck N``: audit N random hands both ways and count the agreements.
 
-Games are played by service/simulate.py's random policy. For every hand, the score
+Games are played by service/simulate.py's random policy, one preset after another (every
+named preset by default), each for at most ``MAX_HANDS`` hands so that the long
+bid-to-win games do not dominate. For every hand, the score
 recomputed from the primary events (domain/audit.py ``check_hands``) must equal the
 recorded HandScored, and ``POST /v1/audits`` of the hand's record (domain/records.py)
 must answer 200 with the same breakdown; every deal must prove out against its seed
@@ -11,11 +13,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Sequence
 
 from domain.audit import check_hands
 from domain.codec import to_data
 from domain.deal_proofs import check_deals
+from domain.presets import PRESETS
 from domain.records import record_data, records_of_game
 from service.api import create_app
 from service.db import make_engine
@@ -37,6 +40,7 @@ class SelfcheckFigures:
     deals_verified: int = 0
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
+    by_preset: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -45,21 +49,28 @@ class SelfcheckFigures:
                 and self.deals_verified == self.deals_checked and not self.failures)
 
 
+MAX_HANDS = 25
+
+
 def selfcheck(
     hands: int, prefix: str = "selfcheck", progress: Callable[[int], None] | None = None,
+    presets: Sequence[str] | None = None,
 ) -> SelfcheckFigures:
     """Play random games until ``hands`` hands are scored; audit each hand both ways."""
+    names = list(presets) if presets else [p.name for p in PRESETS]
     started = time.perf_counter()
     engine = make_engine("sqlite://")  # the audit endpoint reads no store; nothing connects
     client = create_app(service=GameService(EventStore(engine))).test_client()
     figures = SelfcheckFigures()
     try:
         while figures.hands < hands:
-            events = random_game(f"{prefix}-{figures.games}")
+            preset = names[figures.games % len(names)]
+            events = random_game(f"{prefix}-{figures.games}", preset=preset, max_hands=MAX_HANDS)
             figures.games += 1
             figures.events += len(events)
             fairness = check_deals(events)
-            figures.deals_checked += len(fairness.deals)
+            # A game stopped after MAX_HANDS leaves its last deal unplayed, its key unrevealed.
+            figures.deals_checked += sum(d.status != "pending" for d in fairness.deals)
             figures.deals_verified += sum(d.status == "proven" for d in fairness.deals)
             if fairness.verdict != "reproducible":
                 _fail(figures, f"game {figures.games - 1}: deals {fairness.verdict}: {fairness.summary}")
@@ -67,7 +78,8 @@ def selfcheck(
                 if figures.hands >= hands or check.recorded is None:
                     continue
                 figures.hands += 1
-                where = f"game {figures.games - 1} hand {check.hand}"
+                figures.by_preset[preset] = figures.by_preset.get(preset, 0) + 1
+                where = f"game {figures.games - 1} ({preset}) hand {check.hand}"
                 if check.matches and check.recomputed == check.recorded:
                     figures.recomputed_equal += 1
                 else:

@@ -20,8 +20,10 @@ from domain.presets import resolve_rules
 from domain.state import GameState
 
 
-def random_game(seed: str, preset: str = "team-auction", bid_rate: float = 0.25) -> list[Event]:
-    """Return every event of one complete game played by the random policy."""
+def random_game(
+    seed: str, preset: str = "team-auction", bid_rate: float = 0.25, max_hands: int | None = None,
+) -> list[Event]:
+    """Return every event of one game played by the random policy: to its end, or ``max_hands`` hands."""
     rng = random.Random(seed)
     secret = seed_from_text(seed)
     deals = SeededDeals(secret)
@@ -32,6 +34,8 @@ def random_game(seed: str, preset: str = "team-auction", bid_rate: float = 0.25)
     ))
     state = replay(events)
     while state.ended is None:
+        if max_hands is not None and len(state.history) >= max_hands:
+            break
         seat = state.to_act
         assert seat is not None
         command = _choose(rng, legal_commands(state, seat), state, seat, bid_rate)

@@ -47,6 +47,10 @@ class HandRecord(Schema):
         "description": "The undealt cards in order; when given, seats, stock and kitty must hold the whole deck. "
                        "Omitted: the undealt cards in the deck's standard order."})
     kitty = fields.List(fields.String(), allow_none=True, metadata={"description": "The kitty, where the rules deal one."})
+    blind = fields.List(CARDS, allow_none=True, metadata={
+        "description": "Each seat's face-down row, where the rules deal one (001 'Fish Pitch')."})
+    reshuffles = fields.List(CARDS, allow_none=True, metadata={
+        "description": "The order of each reshuffle of the discards under the stock (000 'Discarding'), in turn."})
     actions = fields.List(fields.Nested(RecordAction), required=True, metadata={
         "description": "Every action in order, as POST /v1/games/{id}/actions takes it, with the acting seat."})
     scores_before = fields.List(fields.Integer(strict=True), allow_none=True, metadata={
