@@ -93,6 +93,8 @@ def _start_play(rules: Rules, h: HandState) -> HandState:
 
 def _start_discarding(rules: Rules, h: HandState) -> HandState:
     """Begin the discards after trump is set (or, when the first lead sets it, before play)."""
+    if not rules.moon_discard and h.high_bid is not None and h.high_bid == rules.moon_amount:
+        return _start_play(rules, h)  # 000 "Shoot the moon discarding": a moon contract keeps its cards
     order = discard_order(rules, h)
     if not order:
         return _start_play(rules, h)

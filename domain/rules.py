@@ -230,6 +230,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     # --- discarding ------------------------------------------------------------------
     OptionSpec(
+        "moon_discard", True,
+        "Whether players discard (and refill) when the contract is a moon bid; false keeps every seat's "
+        "dealt cards for the play of a moon contract.",
+        "000 'Bidding' (Shoot the moon discarding: discarding may be disabled for shoot the moon contracts)",
+    ),
+    OptionSpec(
         "discarding", "none",
         "After trump is set: none; all-nontrump (each player must discard every non-trump); choose-nontrump "
         "(may choose among non-trumps); choose-any (may choose among all cards); down-to-six (choose "
@@ -568,6 +574,7 @@ class Rules:
     need_suit: bool = False
     nine_five: bool = False
     # discarding
+    moon_discard: bool = True
     discarding: str = "none"
     refill_to: int = 6
     refill: str = "everyone"
@@ -727,6 +734,13 @@ def _contradict(a: str, b: str, rules: Rules, why: str) -> RulesError:
 
 def _check_flow(rules: Rules) -> None:
     """Raise RulesError when dealing, bidding, discarding or play options contradict each other."""
+    if not rules.moon_discard:
+        if rules.moon == "none":
+            raise _contradict("moon_discard", "moon", rules, "there is no moon contract to keep from discarding")
+        if rules.kitty_size:
+            raise _contradict(
+                "moon_discard", "kitty_size", rules, "a maker who takes the kitty must discard back down",
+            )
     deck = rules.deck_size
     per_seat = rules.hand_size + rules.blind_cards + (3 if rules.dealer_can_run else 0)
     needed = rules.players * per_seat + rules.kitty_size

@@ -68,6 +68,7 @@ VARIANT_SETS: tuple[dict[str, Any], ...] = (
     {"moon": "extra-point", "max_bid": 5, "smudge_sealed": True, "dealer_can_steal": "maximum"},
     {"moon": "instant-win", "moon_bid": "above-maximum", "bidding": "rounds"},
     {"nine_five": True, "nine_point": 9, "five_point": 5, "min_bid": 4, "max_bid": 18},
+    {"moon": "instant-win", "moon_discard": False, "hand_size": 9, "discarding": "all-nontrump", "bidding": "rounds"},
     {"hand_size": 9, "discarding": "all-nontrump", "jokers": 2, "off_jack": True, "trump_only": True},
     {"hand_size": 9, "discarding": "choose-nontrump", "first_lead": "trump-broken"},
     {"hand_size": 9, "discarding": "choose-any", "refill_to": 9, "max_discards": 4},

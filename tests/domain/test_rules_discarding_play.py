@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from domain.actions import Claim, PlayCard
-from domain.errors import IllegalActionError
+from domain.errors import IllegalActionError, RulesError
+from domain.rules import rules_from_dict
 from domain.events import (
     CardsDrawn, HandClaimed, HandFinishedEarly, HandScored, Revoked, SatOut, StockReshuffled,
 )
@@ -239,3 +240,42 @@ def test_a_revoke_stands_and_is_recorded_where_the_table_allows_it() -> None:
     table.play("AS 3S 4S 5S", "KH", "5D")
     assert table.of_type(Revoked)[-1] == Revoked(seat=1, card="5D", trick=2)
     assert table.hand.extra.revokes == ((1, "5D", 2),)
+
+
+MOON_NO_DISCARD = {
+    "moon": "instant-win", "moon_discard": False, "hand_size": 9, "discarding": "all-nontrump",
+}
+
+
+def test_a_moon_contract_keeps_its_cards_when_moon_discarding_is_off() -> None:
+    """000_58bf5efc645e9b53.txt, "Bidding" (Shoot the moon discarding).
+
+    Where the table discards after trump, it may switch discarding off for a shoot-the-moon
+    contract: once the maker has bid the moon and named trump, play begins with every seat
+    still holding the cards it was dealt.
+    """
+    table = game_with({}, dealer=3, options=MOON_NO_DISCARD)
+    table.auction(4, None, None, None)  # seat 0 shoots the moon (the maximum bid, 4)
+    table.declare("S")
+    hand = table.state.hand
+    assert hand is not None and hand.phase == "playing"
+    assert [len(cards) for cards in hand.cards] == [9, 9, 9, 9]
+
+
+def test_an_ordinary_contract_still_discards_when_moon_discarding_is_off() -> None:
+    """000_58bf5efc645e9b53.txt, "Bidding" (Shoot the moon discarding): only moon contracts skip it."""
+    table = game_with({}, dealer=3, options=MOON_NO_DISCARD)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    hand = table.state.hand
+    assert hand is not None and hand.phase == "discarding"
+
+
+def test_moon_discarding_off_needs_a_moon_and_no_kitty() -> None:
+    """Switching discarding off for moon contracts means nothing without a moon, or with a kitty to discard."""
+    with pytest.raises(RulesError) as no_moon:
+        rules_from_dict({"moon_discard": False})
+    assert no_moon.value.options == ("moon_discard", "moon")
+    with pytest.raises(RulesError) as kitty:
+        rules_from_dict({**MOON_NO_DISCARD, "kitty_size": 3})
+    assert kitty.value.options == ("moon_discard", "kitty_size")
