@@ -30,3 +30,31 @@ class DealSource(Protocol):
     def seed(self) -> str:
         """Return the game's seed, to reveal when the game ends."""
         ...
+
+
+class NoDeals:
+    """A deal source whose answers are never kept: for rollouts and for trying commands.
+
+    A rollout ends at HandScored and a tried command is thrown away, so the next deal's
+    order, a reshuffle's order (unknown to every seat anyway), the keys and the seed do
+    not matter: the cards come back as given and the secrets empty.
+    """
+
+    def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        """Return ``cards`` as they are."""
+        return cards
+
+    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        """Return the discards as they are."""
+        return cards
+
+    def key(self, deal: int) -> str:
+        """Return no key."""
+        return ""
+
+    def seed(self) -> str:
+        """Return no seed."""
+        return ""
+
+
+NO_DEALS = NoDeals()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard, PlayFaceDown, action_of
+from domain.context import NO_DEALS
 from domain.decide import decide
 from domain.errors import PitchError
 from domain.events import (
@@ -28,22 +29,6 @@ _NOT_ACTIONS: tuple[type[Any], ...] = (
     GameStarted, HandDealt, TrickTaken, HandScored, DealKeyRevealed, GameEnded,
     KittyTaken, StockReshuffled, CardsDrawn, SatOut, Revoked, HandFinishedEarly,
 )
-
-
-class _NoDeals:
-    """A deal source for trying commands: nothing it returns is ever kept."""
-
-    def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
-        return cards
-
-    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
-        return cards
-
-    def key(self, deal: int) -> str:
-        return ""
-
-    def seed(self) -> str:
-        return ""
 
 
 def command_of(event: Event, state: GameState) -> Command | None:
@@ -69,7 +54,7 @@ def find_command(event: Event, state: GameState) -> Command | None:
         return None
     for command in legal_commands(state, state.to_act):
         try:
-            caused = decide(state, command, _NoDeals())
+            caused = decide(state, command, NO_DEALS)
         except PitchError:
             continue
         if caused and caused[0] == event:

@@ -16,30 +16,11 @@ from domain.ai import fastsim
 from domain.ai.fastsim import HandResult
 from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
+from domain.context import NO_DEALS
 from domain.decide import decide
 from domain.events import GameEnded, HandDealt, HandScored
 from domain.evolve import evolve
 from domain.state import GameState
-
-
-class NoDeals:
-    """The deal source of a rollout: the hand ends at HandScored, so nothing it deals is used."""
-
-    def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
-        return cards
-
-    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
-        # The stock's order after a reshuffle is unknown to every seat; any order serves a rollout.
-        return cards
-
-    def key(self, deal: int) -> str:
-        return ""
-
-    def seed(self) -> str:
-        return ""
-
-
-NO_DEALS = NoDeals()
 
 
 def unscored(state: GameState) -> HandScored:
