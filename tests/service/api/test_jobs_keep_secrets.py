@@ -24,6 +24,14 @@ def test_no_job_row_holds_the_seed_or_an_unrevealed_key(ai_client: FlaskClient, 
     hint = ai_client.post(f"/v1/games/{game.id}/hints", json={"level": 4}, headers=bearer(token))
     assert hint.status_code == 202
     poll(ai_client, hint.headers["Location"], token)
+    for _ in range(10):  # act until a computer has had to answer, so that a move job exists
+        view = game.view(0)
+        if view["phase"] == "ended":
+            break
+        if view["to_act"] != 0:
+            wait_for(lambda: game.view()["to_act"] == 0 or game.view()["phase"] == "ended", "the computers")
+            break
+        assert game.act(0, view["legal_actions"][-1], view["version"]).status_code == 201
     engine = make_engine(api_database_url)
     try:
         with engine.connect() as conn:
