@@ -9,6 +9,8 @@ The fixed deals shared by the rule tests (DEAL_A and its tricks, ...) close the 
 
 from __future__ import annotations
 
+from collections import Counter
+
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -266,3 +268,22 @@ DEAL_FOLLOW = {
     2: "4S 6S 2D 3D 4D AD",
     3: "5S 4H 5H 6H 7H 8H",
 }
+
+
+def card_places(state: GameState) -> Counter[str]:
+    """Count every card of the current deal wherever it is: hands, face-down rows, discards,
+    kitty, stock, the trick on the table and the tricks taken."""
+    hand = state.hand
+    assert hand is not None
+    found: Counter[str] = Counter()
+    for held in hand.cards:
+        found.update(held)
+    for row in hand.extra.blind:
+        found.update(c for c in row if c)
+    for pile in hand.extra.discards:
+        found.update(pile)
+    found.update(hand.extra.kitty)
+    found.update(hand.stock)
+    found.update(card for _, card in hand.table)
+    found.update(card for trick in hand.tricks for _, card in trick.plays)
+    return found

@@ -17,6 +17,8 @@ plays to the end.
 
 from __future__ import annotations
 
+from tests.domain.helpers import card_places
+
 import random
 from collections import Counter
 
@@ -44,22 +46,7 @@ POINTS_OF_A_CARD = {"high", "low", "jack", "off-jack", "red-joker", "black-joker
                     "five", "off-five", "nine", "off-nine", "queen", "king", "off-ace", "old-nate", "spade"}
 
 
-def _places(state: GameState) -> Counter[str]:
-    """Count every card where the state holds it."""
-    hand = state.hand
-    assert hand is not None
-    found: Counter[str] = Counter()
-    for held in hand.cards:
-        found.update(held)
-    for row in hand.extra.blind:
-        found.update(c for c in row if c)
-    for pile in hand.extra.discards:
-        found.update(pile)
-    found.update(hand.extra.kitty)
-    found.update(hand.stock)
-    found.update(card for _, card in hand.table)
-    found.update(card for trick in hand.tricks for _, card in trick.plays)
-    return found
+_places = card_places
 
 
 def _check_game(game: PlayedGame, rng: random.Random) -> None:

@@ -10,6 +10,8 @@ card the rules hide; every event survives the codec.
 
 from __future__ import annotations
 
+from tests.domain.helpers import card_places
+
 import json
 from collections import Counter
 from typing import Any
@@ -43,22 +45,7 @@ def variant_games() -> Any:
     return played_games(rules=variant_rule_sets, max_hands=3, pass_rate=0.5)
 
 
-def places(state: GameState) -> Counter[str]:
-    """Count every card of the current deal wherever it is."""
-    hand = state.hand
-    assert hand is not None
-    found: Counter[str] = Counter()
-    for held in hand.cards:
-        found.update(held)
-    for row in hand.extra.blind:
-        found.update(c for c in row if c)
-    for pile in hand.extra.discards:
-        found.update(pile)
-    found.update(hand.extra.kitty)
-    found.update(hand.stock)
-    found.update(card for trick in hand.tricks for _, card in trick.plays)
-    found.update(card for _, card in hand.table)
-    return found
+places = card_places
 
 
 @VARIANTS
