@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-import platform
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,7 @@ import click
 
 from service.cli_audit import audit, replay
 from service.config import Settings
+from service.machine import describe
 
 
 @click.group()
@@ -191,7 +192,7 @@ def bench_replay(games: int, runs: int) -> None:
     from service.bench import bench_replay as run
 
     figures = run(games, runs)
-    click.echo(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu'}")
+    click.echo(describe())
     click.echo(f"games: {figures.games}, events: {figures.events} ({figures.events / figures.games:.0f} per game), runs: {runs}")
     click.echo(f"replay (fold)          median {figures.fold_median:,.0f} events/s  (p10 {figures.fold_p10:,.0f}, p90 {figures.fold_p90:,.0f})")
     click.echo(f"replay (decode + fold) median {figures.decode_fold_median:,.0f} events/s")
@@ -211,8 +212,7 @@ def bench_ai(playouts: int, hints: int, seconds: float) -> None:
 
     click.echo("warming the fast simulator (numba compiles it, or loads it from its cache) ...")
     figures = run(playouts, hints, seconds=seconds)
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    click.echo(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, {platform.processor() or 'cpu'}, {os.cpu_count()} cores, load {load}")
+    click.echo(describe())
     click.echo(f"fast simulator ready in {figures.warm_seconds:.1f} s")
     click.echo(f"random playouts of the play phase from the first lead ({figures.positions} deals, default rules), per second of CPU on one core:")
     click.echo(f"  reference reducers (decide/evolve/score_hand): {figures.reference_per_second:,.0f}")
@@ -237,10 +237,15 @@ def bench_ai(playouts: int, hints: int, seconds: float) -> None:
 @click.option("--pairs", default=10, show_default=True, help="Duplicate pairs: each deal sequence played twice, sides swapped.")
 @click.option("--max-hands", default=0, show_default=True, help="Stop each game after this many hands (0: play to the end).")
 @click.option("--seed", default="selfplay", show_default=True, help="Seed of the deal sequences.")
-def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str) -> None:
-    """Play level A against level B on duplicate deals; print A's mean point differential per hand."""
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: one per core).")
+def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str, jobs: int | None) -> None:
+    """Play level A against level B on duplicate deals; print A's mean point differential per hand.
+
+    With --max-hands 1, each pair is one deal played twice, sides swapped.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
+    from service.pool import default_jobs
     from service.selfplay import selfplay as run
 
     try:
@@ -251,7 +256,48 @@ def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str) ->
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
     ) as progress:
         task = progress.add_task(f"level {a} v level {b}", total=pairs)
-        figures = run(preset, (a, b), pairs, max_hands, seed, progress=lambda: progress.advance(task))
+        started = time.perf_counter()
+        figures = run(
+            preset, (a, b), pairs, max_hands, seed, progress=lambda: progress.advance(task), jobs=jobs or default_jobs(),
+        )
     click.echo(f"{preset}: level {a} v level {b}, {figures.pairs} duplicate pairs, {figures.games} games, {figures.hands} hands")
     click.echo(f"mean point differential per hand (A - B): {figures.mean_differential:+.3f} ± {figures.standard_error:.3f} (standard error)")
     click.echo(f"games won by level {a}: {figures.win_rate:.1%}")
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs or default_jobs()} processes; {describe()}")
+
+
+@main.command()
+@click.option("--levels", default="1,2,3,4,5,6", show_default=True, help="The levels to check, as a comma list.")
+@click.option("--hands", default=10_000, show_default=True, help="Hands to play at each level.")
+@click.option("--hands-per-game", default=5, show_default=True, help="Hands before a game is left for the next one.")
+@click.option("--seed", default="legality", show_default=True, help="Seed of the deals and of the players' choices.")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: one per core).")
+def legality(levels: str, hands: int, hands_per_game: int, seed: str, jobs: int | None) -> None:
+    """Play computer seats of each level through every preset; count actions and hints that break a rule."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from service.legality import check_levels
+    from service.pool import default_jobs
+
+    try:
+        chosen = tuple(int(part) for part in levels.split(","))
+    except ValueError:
+        raise click.BadParameter("write the levels as a comma list (for example 1,3,6)", param_hint="--levels") from None
+    started = time.perf_counter()
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed} games"), TimeElapsedColumn()) as progress:
+        task = progress.add_task("games", total=None)
+        found = check_levels(
+            chosen, hands, hands_per_game, seed, jobs or default_jobs(), progress=lambda: progress.advance(task),
+        )
+    failed = False
+    for level, tally in found.items():
+        click.echo(
+            f"level {level}: {tally.hands:,} hands, {tally.actions:,} actions ({tally.illegal_actions} illegal), "
+            f"{tally.hints:,} hints ({tally.illegal_hints} illegal)"
+        )
+        for problem in tally.problems[:10]:
+            click.echo(f"  {problem}")
+        failed = failed or bool(tally.problems)
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs or default_jobs()} processes; {describe()}")
+    if failed:
+        raise SystemExit(1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
 from domain.ai.knowledge import knowledge_of
@@ -21,6 +22,7 @@ from domain.events import HandScored, SeatSpec
 from domain.evolve import evolve, replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
+from service.pool import run_all
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,26 +72,31 @@ def play_game(preset: str, a_sides: set[int], levels: tuple[int, int], seed: str
     return GameResult(diffs, won)
 
 
-def selfplay(
-    preset: str, levels: tuple[int, int], pairs: int, max_hands: int = 0, seed: str = "selfplay",
-    progress: Callable[[], None] | None = None,
-) -> SelfplayFigures:
-    """Play ``pairs`` duplicate pairs of games between two levels; return the figures."""
+def play_pair(preset: str, levels: tuple[int, int], max_hands: int, deal: str) -> tuple[GameResult, GameResult]:
+    """Play one deal sequence twice, level A on the even sides and then on the odd ones."""
     sides = resolve_rules(preset, {}).sides
     even = {s for s in range(sides) if s % 2 == 0}
     odd = set(range(sides)) - even
+    return play_game(preset, even, levels, deal, max_hands), play_game(preset, odd, levels, deal, max_hands)
+
+
+def selfplay(
+    preset: str, levels: tuple[int, int], pairs: int, max_hands: int = 0, seed: str = "selfplay",
+    progress: Callable[[], None] | None = None, jobs: int = 1,
+) -> SelfplayFigures:
+    """Play ``pairs`` duplicate pairs of games between two levels on ``jobs`` processes; return the figures.
+
+    The figures do not depend on ``jobs``: each pair's deals and choices come from its own seed.
+    """
+    work = partial(play_pair, preset, levels, max_hands)
     per_pair: list[float] = []
     wins: list[float] = []
     hands = 0
-    for i in range(pairs):
-        deal = f"{seed}-{i}"
-        both = [play_game(preset, even, levels, deal, max_hands), play_game(preset, odd, levels, deal, max_hands)]
+    for both in run_all(work, [f"{seed}-{i}" for i in range(pairs)], jobs, progress):
         diffs = [d for game in both for d in game.differentials]
         hands += len(diffs)
         per_pair.append(statistics.fmean(diffs) if diffs else 0.0)
         wins.extend(game.a_won for game in both)
-        if progress is not None:
-            progress()
     error = statistics.stdev(per_pair) / len(per_pair) ** 0.5 if len(per_pair) > 1 else float("nan")
     return SelfplayFigures(
         pairs=pairs, games=2 * pairs, hands=hands, mean_differential=statistics.fmean(per_pair),
