@@ -65,6 +65,7 @@ def build_services(
             runner = ThreadRunner(settings.job_threads, sweep_seconds=max(0.5, settings.job_lease_seconds / 4))
             dispatcher = runner
     jobs = Jobs(JobStore(engine), games, dispatcher, settings.job_lease_seconds, metrics)
+    games.with_change = jobs.schedule_move
     games.on_change = jobs.after_change
     broker = dispatcher if settings.broker_url else None
     return Services(games, jobs, HintService(games, jobs), runner, engine, metrics, broker)

@@ -13,6 +13,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
+from sqlalchemy import Connection
+
 from domain.actions import command_from_action
 from domain.codec import encode
 from domain.decide import decide
@@ -32,7 +34,7 @@ from service.hashing import canonical_json
 from service.metrics import Metrics, NoMetrics
 from service.state_cache import StateCache, fold
 from service.store import (
-    ConcurrencyError, EventStore, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
+    ConcurrencyError, EventStore, FollowUp, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
 )
 from service.tokens import hash_token, new_token
 
@@ -73,7 +75,9 @@ class GameService:
         self.store = store
         self.metrics: Metrics = metrics or NoMetrics()
         self.states = StateCache(store, cache_size, self.metrics)
-        # Called after each committed change (service/jobs.py schedules computer moves).
+        # Called in the transaction of each change with the state it leads to (service/jobs.py
+        # stores the computer move it calls for), then after the commit (and sends that move).
+        self.with_change: Callable[[Connection, str, GameState], None] | None = None
         self.on_change = on_change
 
     def create_game(
@@ -101,9 +105,12 @@ class GameService:
             SeatRecord(seat=i, token_hash=hash_token(t), kind=s.kind, level=s.level)
             for i, (t, s) in enumerate(zip(tokens, specs))
         ]
-        result = self.store.create_game(game_id, _new_events(events), records, secret.hex())
+        state = replay(events)
+        result = self.store.create_game(
+            game_id, _new_events(events), records, secret.hex(), self._follow_up(game_id, state),
+        )
         self.metrics.events_appended(len(result.events))
-        self._changed(game_id, replay(events))
+        self._changed(game_id, state)
         return CreatedGame(
             game_id=game_id,
             version=result.events[-1].version,
@@ -180,9 +187,11 @@ class GameService:
             )
         command = command_from_action(seat, action)
         events = decide(state, command, _LazyDeals(self.store, game_id))
+        after = replay(events, state)
         try:
             appended = self.store.append(
                 game_id, expected_version, _new_events(events), idempotency_key, fingerprint,
+                self._follow_up(game_id, after),
             )
         except ConcurrencyError:
             self.metrics.version_conflict()
@@ -198,7 +207,6 @@ class GameService:
             self.metrics.idempotent_replay()
         else:
             self.metrics.events_appended(len(appended.events))
-            after = replay(events, state)
             self.states.remember(game_id, after)
             self._changed(game_id, after)
         return self._result(game_id, seat, appended.events, appended.replayed)
@@ -217,6 +225,12 @@ class GameService:
             return None
         self.metrics.idempotent_replay()
         return self._result(game_id, seat, earlier.events, replayed=True)
+
+    def _follow_up(self, game_id: str, state: GameState) -> FollowUp | None:
+        hook = self.with_change
+        if hook is None:
+            return None
+        return lambda conn: hook(conn, game_id, state)
 
     def _changed(self, game_id: str, state: GameState) -> None:
         if self.on_change is None:

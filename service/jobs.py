@@ -141,19 +141,35 @@ class JobStore:
         request: dict[str, Any] | None = None,
     ) -> Job | None:
         """Store a new pending job; None when a move for this version already exists."""
-        now = self.now()
-        job_id = str(uuid.uuid4())
-        row: dict[str, Any] = {
-            "id": job_id, "game_id": game_id, "kind": kind, "seat": seat, "level": level,
-            "for_version": for_version, "request": json.dumps(request or {}, sort_keys=True),
-            "state": PENDING, "attempts": 0, "created_at": now, "updated_at": now,
-        }
         try:
             with self._engine.begin() as conn:
-                conn.execute(sa.insert(jobs_table).values(row))
+                job_id = self.create_in(conn, game_id, kind, seat, level, for_version, request)
         except IntegrityError:
             return None
         return self.get(job_id)
+
+    def create_in(
+        self, conn: Connection, game_id: str, kind: str, seat: int, level: int, for_version: int,
+        request: dict[str, Any] | None = None,
+    ) -> str:
+        """Store a new pending job in the caller's transaction; return its id."""
+        now = self.now()
+        job_id = str(uuid.uuid4())
+        conn.execute(sa.insert(jobs_table).values(
+            id=job_id, game_id=game_id, kind=kind, seat=seat, level=level, for_version=for_version,
+            request=json.dumps(request or {}, sort_keys=True), state=PENDING, attempts=0,
+            created_at=now, updated_at=now,
+        ))
+        return job_id
+
+    def move_for(self, game_id: str, version: int) -> Job | None:
+        """Return the computer move scheduled at ``version`` of a game, or None."""
+        c = jobs_table.c
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(jobs_table).where(c.game_id == game_id, c.for_version == version, c.kind == MOVE)
+            ).first()
+        return None if row is None else _job(row)
 
     def get(self, job_id: str) -> Job | None:
         """Return a job, or None."""
@@ -255,6 +271,14 @@ class JobStore:
                 yield conn
 
 
+def _computer_to_act(state: GameState) -> int | None:
+    """Return the computer seat to act in ``state``, or None."""
+    seat = state.to_act
+    if seat is None or seat >= len(state.seats) or state.seats[seat].kind != "ai":
+        return None
+    return seat
+
+
 def _job(row: sa.Row[Any]) -> Job:
     data = dict(row._mapping)
     data["request"] = json.loads(data["request"])
@@ -303,12 +327,31 @@ class Jobs:
             self._dispatch(job.id)
         return job
 
-    def after_change(self, game_id: str, state: GameState) -> None:
-        """Schedule the move of the computer seat to act, if one is to act."""
-        seat = state.to_act
-        if seat is None or seat >= len(state.seats) or state.seats[seat].kind != "ai":
+    def schedule_move(self, conn: Connection, game_id: str, state: GameState) -> None:
+        """Store the move of the computer seat to act in ``state``, if one is to act, in ``conn``'s transaction.
+
+        GameService runs this in the transaction that appends the events leading to
+        ``state``, so a computer seat to act always has its job row, whatever fails
+        after the commit; ``after_change`` then sends it, and the sweep sends it again
+        if that send is lost.
+        """
+        seat = _computer_to_act(state)
+        if seat is None:
             return
-        self.request(game_id, MOVE, seat, state.seats[seat].level or 3, state.version)
+        request_id = current_request_id()
+        request = {} if request_id is None else {"request_id": request_id}
+        self.store.create_in(conn, game_id, MOVE, seat, state.seats[seat].level or 3, state.version, request)
+
+    def after_change(self, game_id: str, state: GameState) -> None:
+        """Send the move of the computer seat to act, if one is to act (storing it first if it is not stored)."""
+        seat = _computer_to_act(state)
+        if seat is None:
+            return
+        job = self.store.move_for(game_id, state.version)
+        if job is None:
+            self.request(game_id, MOVE, seat, state.seats[seat].level or 3, state.version)
+        elif job.state == PENDING:
+            self._dispatch(job.id)
 
     def sweep(self, pending_after_seconds: float | None = None) -> list[str]:
         """Send again every job whose lease expired or that waited too long; return their ids."""

@@ -135,6 +135,10 @@ class StoredEvent:
     hash: str
 
 
+FollowUp = Callable[[Connection], None]
+"""Work that must commit with a batch of events, or not at all (see ``EventStore.append``)."""
+
+
 @dataclass(frozen=True, slots=True)
 class AppendResult:
     """The events a write stored; `replayed` when an idempotent retry returned them again."""
@@ -207,9 +211,14 @@ class EventStore:
         self._postgres = engine.dialect.name == "postgresql"
 
     def create_game(
-        self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str
+        self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
+        follow_up: FollowUp | None = None,
     ) -> AppendResult:
-        """Store a new game's first events (versions 1..n), seats and secret in one transaction."""
+        """Store a new game's first events (versions 1..n), seats and secret in one transaction.
+
+        ``follow_up(conn)``, when given, runs in the same transaction after the rows are in
+        (it stores what must exist if and only if these events do, e.g. the next computer move).
+        """
         encoded = _encode(events)
         _check_seats(seats)
         now = self._now()
@@ -222,6 +231,8 @@ class EventStore:
                 if seats:
                     conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
                 conn.execute(sa.insert(game_secrets_table).values(game_id=game_id, secret=secret, created_at=now))
+                if follow_up is not None:
+                    follow_up(conn)
         except IntegrityError as error:  # another create_game with this id committed first
             raise GameExistsError(f"game {game_id!r} already exists") from error
         return AppendResult(stored, replayed=False)
@@ -233,11 +244,15 @@ class EventStore:
         events: Sequence[NewEvent],
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
+        follow_up: FollowUp | None = None,
     ) -> AppendResult:
         """Append `events` after `expected_version`, all or nothing, once per idempotency key.
 
         Without an explicit `fingerprint`, a keyed request is fingerprinted by
-        its events (types, schema versions and payloads).
+        its events (types, schema versions and payloads). `follow_up(conn)`, when
+        given, runs in the same transaction once the events are in (not when the
+        request is a repeat answered from its key), so what it stores commits with
+        them or not at all.
         """
         if expected_version < 0:
             raise ValueError(f"expected version must be 0 or more, not {expected_version}")
@@ -245,7 +260,10 @@ class EventStore:
         claim = None if idempotency_key is None else (idempotency_key, fingerprint or _fingerprint(encoded))
         try:
             with self._transaction() as conn:
-                return self._append(conn, game_id, expected_version, encoded, claim)
+                appended = self._append(conn, game_id, expected_version, encoded, claim)
+                if follow_up is not None and not appended.replayed:
+                    follow_up(conn)
+                return appended
         except IntegrityError as error:
             # PostgreSQL: a concurrent writer committed this version (or this
             # key) first, and this transaction is void. Look again.

@@ -58,6 +58,7 @@ def world(engine: Engine) -> World:
     games = GameService(EventStore(engine))
     sent = Recorder()
     jobs = Jobs(store, games, sent, lease_seconds=LEASE)
+    games.with_change = jobs.schedule_move
     games.on_change = jobs.after_change
     return World(clock, store, games, jobs, sent)
 
@@ -76,8 +77,41 @@ def test_a_computer_seat_to_act_gets_one_move_job_per_version(world: World, requ
     assert len(world.sent.sent) == 1
     job = world.store.get(world.sent.sent[0])
     assert job is not None and (job.kind, job.state, job.for_version) == (MOVE, PENDING, 2)
-    world.jobs.after_change(game_id, world.games.load(game_id))  # scheduling again is harmless
-    assert len(world.sent.sent) == 1
+    world.jobs.after_change(game_id, world.games.load(game_id))  # scheduling again sends the same job
+    assert world.sent.sent == [job.id, job.id]
+    assert world.store.move_for(game_id, 2) == job
+
+
+def test_a_computer_move_is_stored_with_the_events_that_call_for_it(world: World, request: pytest.FixtureRequest) -> None:
+    """The process may die between the commit and the send: the move's row is already there."""
+    world.games.on_change = None  # nothing runs after the commit
+    game_id = computer_game(world, request.node.name)
+    assert world.sent.sent == []
+    job = world.store.move_for(game_id, world.games.load(game_id).version)
+    assert job is not None and job.state == PENDING
+    world.clock.advance(LEASE + 1)
+    assert job.id in world.jobs.sweep()  # the sweep sends what was never sent
+    assert world.sent.sent.count(job.id) == 1
+
+
+def test_a_move_that_cannot_be_stored_leaves_the_events_unstored(world: World, request: pytest.FixtureRequest) -> None:
+    game_id = computer_game(world, request.node.name)
+    version = world.games.load(game_id).version
+    job = world.store.move_for(game_id, version)
+    assert job is not None and world.jobs.run(job.id, "a") is not None  # the computer's first move
+    assert world.games.store.version(game_id) == version + 1
+    before = world.games.store.read(game_id)
+
+    def broken(*_: Any) -> None:
+        raise RuntimeError("the jobs table is unreachable")
+
+    world.games.with_change = broken
+    state = world.games.load(game_id)
+    seat = state.to_act
+    assert seat is not None
+    with pytest.raises(RuntimeError):
+        world.games.act_as(game_id, seat, state.version, {"type": "pass"}, "k")
+    assert world.games.store.read(game_id) == before  # all or nothing: no move stored, no event either
 
 
 def test_a_claimed_job_is_not_claimed_again_while_its_lease_lasts(world: World) -> None:
