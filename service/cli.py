@@ -119,6 +119,8 @@ def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
         from service.migrate import upgrade
 
         upgrade(settings.database_url)
+    if settings.worker_metrics_port is not None:
+        prepare_metrics_dir(2)  # the pool's processes keep their metrics in files the endpoint adds up
     # The workers are reached by name, never imported by service (DESIGN.md "Layout").
     argv = [sys.executable, "-m", "celery", "--app", "workers.main", "worker", "--loglevel", "INFO", "--pool", pool]
     if concurrency:

@@ -18,6 +18,7 @@ README's "Configuration" table lists every variable (a test keeps it complete).
 | PITCH_HINT_RATE / PITCH_HINT_BURST | hints and bid analyses per minute per seat, and the burst; 0: no limit | 12 / 4 |
 | PITCH_PROXY_HOPS | trusted proxies in front of the API whose X-Forwarded-For names the client | 0 |
 | PITCH_REQUEST_TIMEOUT | seconds before gunicorn replaces a worker stuck on one request | 30 |
+| PITCH_WORKER_METRICS_PORT | port on PITCH_HOST where ``pitch worker`` serves its Prometheus metrics; unset: none | unset |
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ class Settings:
     limits: RateLimits = RateLimits()
     proxy_hops: int = 0
     request_timeout: int = 30
+    worker_metrics_port: int | None = None
 
     @property
     def is_sqlite(self) -> bool:
@@ -98,4 +100,5 @@ class Settings:
             ),
             proxy_hops=int(env.get("PITCH_PROXY_HOPS", "0")),
             request_timeout=int(env.get("PITCH_REQUEST_TIMEOUT", "30")),
+            worker_metrics_port=int(env["PITCH_WORKER_METRICS_PORT"]) if env.get("PITCH_WORKER_METRICS_PORT") else None,
         )

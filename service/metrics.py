@@ -203,3 +203,28 @@ class _Gauges:
             for state, value in sorted(by_state.items()):
                 family.add_metric([state], value)
             yield family
+
+
+def serve_metrics(
+    metrics: PrometheusMetrics, host: str, port: int, gauges: Callable[[], dict[str, dict[str, float]]] | None = None,
+) -> Callable[[], None]:
+    """Serve ``GET /metrics`` (any path) on ``host:port`` from a daemon thread; return a function that stops it.
+
+    For processes with no HTTP application of their own (``pitch worker``): the same
+    exposition as the API's ``/metrics``, every process's values added up in multiprocess mode.
+    """
+    import threading
+    from wsgiref.simple_server import WSGIRequestHandler, make_server
+
+    class _Quiet(WSGIRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+            """Log nothing: scrapes are frequent and carry no news."""
+
+    def app(_environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        body = metrics.render(gauges)
+        start_response("200 OK", [("Content-Type", CONTENT_TYPE), ("Content-Length", str(len(body)))])
+        return [body]
+
+    server = make_server(host, port, app, handler_class=_Quiet)
+    threading.Thread(target=server.serve_forever, name="pitch-metrics", daemon=True).start()
+    return server.shutdown

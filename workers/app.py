@@ -24,6 +24,7 @@ from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.dispatch import RUN_JOB_TASK, CeleryDispatcher
 from service.logs import configure_logging
+from service.metrics import PrometheusMetrics, serve_metrics
 from service.runner import warm_fast_simulator
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,8 @@ class _Process:
         with self._lock:
             if self._services is None or self._pid != os.getpid():
                 assert self.settings.broker_url, "workers need PITCH_BROKER_URL"
-                self._services = build_services(self.settings, CeleryDispatcher(self.settings.broker_url))
+                metrics = PrometheusMetrics() if self.settings.worker_metrics_port is not None else None
+                self._services = build_services(self.settings, CeleryDispatcher(self.settings.broker_url), metrics)
                 self._pid = os.getpid()
             return self._services
 
@@ -87,7 +89,31 @@ def create_celery(settings: Settings) -> Celery:
     worker_process_init.connect(_warm_in_background, weak=False)
     worker_ready.connect(_warm_in_background, weak=False)
     worker_shutdown.connect(sweeper.stop, weak=False)
+    if settings.worker_metrics_port is not None:
+        worker_ready.connect(_MetricsEndpoint(process).start, weak=False)
     return app
+
+
+class _MetricsEndpoint:
+    """The worker's Prometheus endpoint, served from its main process (PITCH_WORKER_METRICS_PORT)."""
+
+    def __init__(self, process: _Process) -> None:
+        self._process = process
+
+    def start(self, **_: Any) -> None:
+        settings = self._process.settings
+        assert settings.worker_metrics_port is not None
+
+        def gauges() -> dict[str, dict[str, float]]:
+            try:
+                counts = self._process.services().jobs.store.open_counts()
+            except Exception:  # a scrape still answers when the database does not
+                log.warning("metrics: could not count the open jobs", exc_info=True)
+                return {}
+            return {"pitch_jobs": {k: float(v) for k, v in counts.items()}}
+
+        serve_metrics(PrometheusMetrics(), settings.host, settings.worker_metrics_port, gauges)
+        log.info("metrics on http://%s:%d/metrics", settings.host, settings.worker_metrics_port)
 
 
 def _warm_in_background(**_: Any) -> None:

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis
+import sqlalchemy as sa
 
 from domain.fairness import first_dealer, seed_from_text
 from service.api import create_app
@@ -65,11 +68,11 @@ def database(tmp_path: Path) -> str:
 class Worker:
     """A `pitch worker` process (solo pool: the job runs in the process that is killed)."""
 
-    def __init__(self, env: dict[str, str], log: Path) -> None:
+    def __init__(self, env: dict[str, str], log: Path, pool: tuple[str, ...] = ("--pool", "solo")) -> None:
         self.log = log
         self._output = log.open("ab")
         self.process = subprocess.Popen(
-            [str(PITCH), "worker", "--pool", "solo"], env=env,
+            [str(PITCH), "worker", *pool], env=env,
             stdout=self._output, stderr=subprocess.STDOUT, start_new_session=True,
         )
         wait_for(lambda: "ready." in log.read_text(errors="replace") or self.process.poll() is not None, "the worker")
@@ -91,14 +94,14 @@ class Worker:
 
 
 @pytest.fixture
-def workers(broker: str, database: str, tmp_path: Path) -> Iterator[Callable[[], Worker]]:
+def workers(broker: str, database: str, tmp_path: Path) -> Iterator[Callable[..., Worker]]:
     env = {
         **os.environ, "PITCH_BROKER_URL": broker, "PITCH_DATABASE_URL": database, "PITCH_JOB_LEASE": "2",
     }
     started: list[Worker] = []
 
-    def start() -> Worker:
-        worker = Worker(env, tmp_path / f"worker-{len(started)}.log")
+    def start(extra: dict[str, str] | None = None, pool: tuple[str, ...] = ("--pool", "solo")) -> Worker:
+        worker = Worker({**env, **(extra or {})}, tmp_path / f"worker-{len(started)}.log", pool)
         started.append(worker)
         return worker
 
@@ -114,7 +117,7 @@ def services(broker: str, database: str) -> Iterator[Services]:
     built.close()
 
 
-def test_computer_seats_and_hints_run_on_a_celery_worker(workers: Callable[[], Worker], services: Services) -> None:
+def test_computer_seats_and_hints_run_on_a_celery_worker(workers: Callable[..., Worker], services: Services) -> None:
     workers()
     client = create_app(services=services).test_client()
     table = ApiGame.create(
@@ -137,7 +140,7 @@ def test_computer_seats_and_hints_run_on_a_celery_worker(workers: Callable[[], W
 
 
 def test_a_worker_killed_in_the_middle_of_a_move_loses_nothing_and_doubles_nothing(
-    workers: Callable[[], Worker], services: Services,
+    workers: Callable[..., Worker], services: Services,
 ) -> None:
     seed = "killed-worker"
     computer = (first_dealer(seed_from_text(seed), 4) + 1) % 4  # the first seat to bid
@@ -164,3 +167,38 @@ def test_a_worker_killed_in_the_middle_of_a_move_loses_nothing_and_doubles_nothi
     assert len(actions) == 1 and actions[0].version == 3 and actions[0].data["seat"] == computer
     assert actions[0].idempotency_key == f"job:{running.id}"
     assert [e.version for e in events] == list(range(1, 4))
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def test_a_worker_serves_its_jobs_metrics_summed_over_its_processes(
+    workers: Callable[..., Worker], services: Services, tmp_path: Path,
+) -> None:
+    port = free_port()
+    workers(
+        {"PITCH_WORKER_METRICS_PORT": str(port), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics")},
+        ("--pool", "prefork", "--concurrency", "2"),
+    )
+    created = services.games.create_game(
+        "team-auction", {"target_score": 3}, [{"kind": "ai", "level": 1}] * 4, seed="worker-metrics",
+    )
+    wait_for(lambda: services.games.load(created.game_id).ended is not None, "the computers' game to end")
+    with services.engine.connect() as conn:
+        done = conn.execute(
+            sa.select(sa.func.count()).select_from(jobs_table).where(jobs_table.c.state == DONE)
+        ).scalar_one()
+
+    def scraped() -> str | None:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as response:
+            text: str = response.read().decode()
+        line = f'pitch_jobs_finished_total{{kind="move",state="done"}} {float(done)}'
+        return text if line in text else None
+
+    text = wait_for(scraped, f"{done} finished moves in the worker's metrics", timeout=20)
+    assert 'pitch_job_duration_seconds_count{kind="move",state="done"}' in text
+    assert 'pitch_jobs{state="pending"}' in text
