@@ -15,6 +15,10 @@ re-fetch). The row moves through these states::
 - A move is appended with ``expected_version = for_version`` and the idempotency key
   ``job:<id>``: a stale job's append conflicts and the job ends ``superseded``, and a
   duplicate delivery gets the first append back, so a card is never played twice.
+- A job taken up again after the game moved on ends ``superseded`` (its move stands if
+  its first attempt stored it) and schedules the move of the computer seat to act now, if
+  none is scheduled: a worker killed between storing a move and scheduling the next one
+  does not leave the game waiting.
 - While a job runs, a heartbeat renews its lease every third of the lease, so a long
   computation keeps it and a dead worker loses it within one lease.
 - Jobs are created after the change that caused them is committed, and dispatched after
@@ -367,6 +371,9 @@ class Jobs:
         state = self.games.load(job.game_id)
         if state.version != job.for_version:
             self.store.finish(job.id, holder, SUPERSEDED)
+            # The game moved on, perhaps by this very move, stored by an earlier attempt
+            # whose worker died before it scheduled the next one: schedule it now.
+            self.after_change(job.game_id, state)
             return
         knowledge = knowledge_of(state, job.seat)
         # Seeded by the job, so a retaken job computes the same answer.

@@ -187,3 +187,26 @@ def test_a_job_that_raises_is_failed_with_the_error(world: World, request: pytes
     assert job is not None
     ended = world.jobs.run(job.id, "a")
     assert ended is not None and ended.state == FAILED and "cannot bid 99" in (ended.error or "")
+
+
+def test_a_move_stored_by_a_worker_that_died_before_scheduling_the_next_is_followed_up(
+    world: World, request: pytest.FixtureRequest,
+) -> None:
+    game_id = computer_game(world, request.node.name)
+    job_id = world.sent.sent[0]
+    job = world.store.claim(job_id, "a", LEASE)
+    assert job is not None
+    # Worker "a" stores its move, then dies before the hook schedules the next seat's move
+    # and before it records the job's end.
+    world.games.on_change = None
+    world.games.act_as(game_id, job.seat, job.for_version, {"type": "pass"}, f"job:{job_id}")
+    world.games.on_change = world.jobs.after_change
+    assert world.sent.sent == [job_id]
+    world.clock.advance(LEASE + 1)
+    assert job_id in world.jobs.sweep()
+    retaken = world.jobs.run(job_id, "b")
+    assert retaken is not None and (retaken.state, retaken.attempts) == (SUPERSEDED, 2)
+    follow_up = world.store.get(world.sent.sent[-1])
+    assert follow_up is not None and (follow_up.kind, follow_up.for_version, follow_up.state) == (MOVE, 3, PENDING)
+    assert world.jobs.run(follow_up.id, "c").state == DONE  # type: ignore[union-attr]
+    assert len(actions_in(world, game_id)) == 2
