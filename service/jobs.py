@@ -315,18 +315,22 @@ class Jobs:
         self.request(game_id, MOVE, seat, state.seats[seat].level or 3, state.version)
 
     def sweep(self, pending_after_seconds: float | None = None) -> list[str]:
-        """Send again every job whose lease expired or that waited too long; return their ids."""
-        delay = self.lease_seconds if pending_after_seconds is None else pending_after_seconds
-        ids = self.store.due(delay)
-        for job_id in ids:
-            self._dispatch(job_id)
-        return ids
+        """Send again every job whose lease expired or that waited too long; return the ids it could send.
 
-    def _dispatch(self, job_id: str) -> None:
+        A job whose message was lost (a broker restarted without its queue, say) is still
+        pending in its row, so a sweep sends it again; while the broker is down, every
+        sweep tries again.
+        """
+        delay = self.lease_seconds if pending_after_seconds is None else pending_after_seconds
+        return [job_id for job_id in self.store.due(delay) if self._dispatch(job_id)]
+
+    def _dispatch(self, job_id: str) -> bool:
         try:
             self.dispatcher.dispatch(job_id)
         except Exception:  # the row is stored: the sweep sends it again
             log.exception("could not dispatch job %s; the sweep will send it again", job_id)
+            return False
+        return True
 
     def run(self, job_id: str, holder: str) -> Job | None:
         """Run the job if ``holder`` can claim it; return the job as it ended (None if not claimed)."""

@@ -210,3 +210,27 @@ def test_a_move_stored_by_a_worker_that_died_before_scheduling_the_next_is_follo
     assert follow_up is not None and (follow_up.kind, follow_up.for_version, follow_up.state) == (MOVE, 3, PENDING)
     assert world.jobs.run(follow_up.id, "c").state == DONE  # type: ignore[union-attr]
     assert len(actions_in(world, game_id)) == 2
+
+
+class Down:
+    """A dispatcher whose broker cannot be reached, until it can."""
+
+    def __init__(self) -> None:
+        self.up = False
+        self.sent: list[str] = []
+
+    def dispatch(self, job_id: str) -> None:
+        if not self.up:
+            raise ConnectionError("the broker cannot be reached")
+        self.sent.append(job_id)
+
+
+def test_a_job_whose_message_was_lost_with_the_broker_is_sent_again_once_it_is_back(world: World) -> None:
+    broker = Down()
+    jobs = Jobs(world.store, world.games, broker, lease_seconds=LEASE)
+    job = jobs.request("g", HINT, 0, 4, 2)  # its message cannot be sent: only the row is stored
+    assert job is not None and world.store.get(job.id).state == PENDING  # type: ignore[union-attr]
+    world.clock.advance(LEASE + 1)
+    assert job.id not in jobs.sweep()  # the broker is still down: nothing was sent
+    broker.up = True
+    assert job.id in jobs.sweep() and job.id in broker.sent
