@@ -10,6 +10,9 @@ game has ended, whatever was killed or restarted on the way.
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,14 +28,51 @@ from service.migrate import upgrade
 from tests.dbs import postgres_database
 from tests.faults.logs import check_game
 from tests.faults.outages import REDIS_PORT, redis_ready
-from tests.faults.servers import service_env
-from tests.workers.test_celery_worker import Worker, wait_for
+from tests.faults.servers import PITCH, service_env
+from tests.workers.test_celery_worker import wait_for
 
 REDIS_DB = 12
 BROKER = f"redis://127.0.0.1:{REDIS_PORT}/{REDIS_DB}"
 LEASE = "2"
-LEVELS = (1, 4, 2, 5)  # two Monte Carlo seats, whose moves take long enough to be caught in the middle
+LEVELS = (1, 4, 2, 4)  # two Monte Carlo seats, whose moves take long enough to be caught in the middle
 GAME_END_WAIT = 90.0
+
+
+class Worker:
+    """A ``pitch worker`` process (solo pool: the job runs in the process a kill hits, whose pid its lease names)."""
+
+    def __init__(self, env: dict[str, str], log: Path) -> None:
+        self.log = log
+        self._output = log.open("ab")
+        self.process = subprocess.Popen(
+            [str(PITCH), "worker", "--pool", "solo"], env=env,
+            stdout=self._output, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def wait_ready(self) -> Worker:
+        wait_for(lambda: "ready." in self.output() or self.process.poll() is not None, "the worker")
+        assert self.process.poll() is None, self.output()
+        return self
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def kill(self) -> None:
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._output.close()
 
 
 @dataclass
@@ -45,7 +85,7 @@ class Table:
     workers: list[Worker] = field(default_factory=list)
 
     def start_worker(self) -> Worker:
-        """Start a ``pitch worker`` (solo pool: its job runs in the process a kill hits); return it when ready."""
+        """Start a ``pitch worker``; return it at once (``wait_ready`` waits until it takes jobs)."""
         worker = Worker(self.env, self.logs / f"worker-{len(self.workers)}.log")
         self.workers.append(worker)
         return worker

@@ -27,7 +27,7 @@ from tests.faults.servers import Served, serve
 from tests.workers.test_celery_worker import wait_for
 
 PLAYERS = 3
-KILLS = 4
+KILLS = 3
 
 
 def _served_by(served: Served, pid: int) -> bool:
