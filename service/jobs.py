@@ -28,7 +28,9 @@ re-fetch). The row moves through these states::
   move causes in turn, so a table of computers playing on is traced to the request that
   started it.
 
-Errors: a job that raises is failed with the error; nothing is retried by exception.
+Errors: a job that raises is failed with the error; nothing is retried by exception. A
+database that cannot be reached raises StoreUnavailableError, as the event store does
+(the API answers 503; a job's row stays as it was, for the sweep).
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ from service.db import deferred_begin
 from service.errors import IdempotencyKeyError, VersionConflictError
 from service.logs import current_request_id, request_id_bound
 from service.metrics import Metrics, NoMetrics
-from service.store import metadata
+from service.store import StoreUnavailableError, metadata, unavailable_as_store_error
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +155,7 @@ class JobStore:
             "state": PENDING, "attempts": 0, "created_at": now, "updated_at": now,
         }
         try:
-            with self._engine.begin() as conn:
+            with self._write() as conn:
                 conn.execute(sa.insert(jobs_table).values(row))
         except IntegrityError:
             return None
@@ -178,7 +180,7 @@ class JobStore:
             c.id == job_id, c.attempts < MAX_ATTEMPTS,
             sa.or_(c.state == PENDING, sa.and_(c.state == RUNNING, c.lease_expires_at < now)),
         )
-        with self._engine.begin() as conn:
+        with self._write() as conn:
             taken = conn.execute(sa.update(jobs_table).where(claimable).values(
                 state=RUNNING, attempts=c.attempts + 1, lease_holder=holder,
                 lease_expires_at=expires, updated_at=now,
@@ -192,7 +194,7 @@ class JobStore:
         """Extend ``holder``'s lease; False when it no longer holds it."""
         moment = self._clock()
         c = jobs_table.c
-        with self._engine.begin() as conn:
+        with self._write() as conn:
             return bool(conn.execute(sa.update(jobs_table).where(
                 c.id == job_id, c.lease_holder == holder, c.state == RUNNING,
                 c.lease_expires_at >= _stamp(moment),
@@ -206,7 +208,7 @@ class JobStore:
     ) -> bool:
         """Record the job's outcome, only if ``holder`` still holds its lease; tell whether it did."""
         c = jobs_table.c
-        with self._engine.begin() as conn:
+        with self._write() as conn:
             return bool(conn.execute(sa.update(jobs_table).where(
                 c.id == job_id, c.lease_holder == holder, c.state == RUNNING,
             ).values(
@@ -223,7 +225,7 @@ class JobStore:
         now = _stamp(moment)
         stale = _stamp(moment - timedelta(seconds=pending_after_seconds))
         c = jobs_table.c
-        with self._engine.begin() as conn:
+        with self._write() as conn:
             self._set_aside(conn, now)
             rows: Sequence[Any] = conn.execute(sa.select(c.id).where(sa.or_(
                 sa.and_(c.state == RUNNING, c.lease_expires_at < now),
@@ -253,8 +255,13 @@ class JobStore:
             }
 
     @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with unavailable_as_store_error(), self._engine.begin() as conn:
+            yield conn
+
+    @contextmanager
     def _read(self) -> Iterator[Connection]:
-        with self._engine.connect() as conn:
+        with unavailable_as_store_error(), self._engine.connect() as conn:
             with deferred_begin(conn).begin():
                 yield conn
 
@@ -333,7 +340,11 @@ class Jobs:
         return True
 
     def run(self, job_id: str, holder: str) -> Job | None:
-        """Run the job if ``holder`` can claim it; return the job as it ended (None if not claimed)."""
+        """Run the job if ``holder`` can claim it; return the job as it ended.
+
+        None if it was not claimed, or if the database could not be reached while it ran:
+        then it stays running, and the sweep sends it again once its lease has expired.
+        """
         job = self.store.claim(job_id, holder, self.lease_seconds)
         if job is None:
             return None
@@ -349,6 +360,11 @@ class Jobs:
         beat.start()
         try:
             self._run(job, holder)
+        except StoreUnavailableError:
+            # Not the job's fault: it stays running, and is taken up again once its lease expires.
+            log.warning("job %s (%s) lost the database; it will be taken up again", job.id, job.kind,
+                        extra=context, exc_info=True)
+            return None
         except Exception as error:
             log.exception("job %s (%s) failed", job.id, job.kind, extra=context)
             self.store.finish(job.id, holder, FAILED, error=f"{type(error).__name__}: {error}")

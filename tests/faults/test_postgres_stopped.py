@@ -1,8 +1,8 @@
 """PostgreSQL stopped at once (``pg_ctlcluster ... stop -m immediate``) while clients play,
 then started again.
 
-Under four players on ``pitch serve --workers 2``: every request during the outage is a
-503 ``/problems/unavailable`` with ``Retry-After`` (never a 500, never a hang), the same
+Under four players on ``pitch serve --workers 2``: every request during the outage (the
+players', and a probe's reads and writes of games, of a hint and of readiness) is a 503 ``/problems/unavailable`` with ``Retry-After`` (never a 500, never a hang), the same
 processes serve again once the database is back with nothing restarted, every action
 acknowledged with 201 is in the log, and every game's log is whole (tests/faults/logs.py).
 PostgreSQL is started again in a ``finally``, and the test waits until it accepts
@@ -55,6 +55,8 @@ def test_a_database_stopped_mid_load_answers_503s_then_recovers_with_every_ackno
             waiting = Sent(game, str(uuid.uuid4()), seat, own["version"], own["legal_actions"][0])
             probe.sent[waiting.key] = waiting
             action = {"expected_version": waiting.expected_version, "action": waiting.action}
+            asked = probe.until_answered("POST", f"/v1/games/{game}/hints", {"level": 1}, tokens[seat], ok=(202,))
+            hint = f"/v1/hints/{asked.body['id']}"
 
             stop = threading.Event()
             players = [Player(served.base, random.Random(i)) for i in range(PLAYERS)]
@@ -73,7 +75,9 @@ def test_a_database_stopped_mid_load_answers_503s_then_recovers_with_every_ackno
                             probe.call("POST", "/v1/games", {"seats": [{"kind": "human"}] * 4}),
                             probe.call("POST", f"/v1/games/{game}/actions", action, tokens[waiting.seat], waiting.key),
                             probe.call("GET", "/readyz"),
+                            probe.call("GET", hint, token=tokens[seat]),
                         ]
+                        time.sleep(0.05)
                     back = time.monotonic()
                 finally:
                     restore_postgres()
@@ -94,11 +98,11 @@ def test_a_database_stopped_mid_load_answers_503s_then_recovers_with_every_ackno
             assert served.worker_pids() == workers, "a gunicorn worker was replaced"
 
         assert [p.failures for p in players] == [[]] * PLAYERS
-        assert len(outage) >= 4 and all(_unavailable(a) for a in outage), [a for a in outage if not _unavailable(a)]
+        assert len(outage) >= 5 and all(_unavailable(a) for a in outage), [a for a in outage if not _unavailable(a)]
         during = [a for p in players for a in p.answers if down <= a.started <= back]
         assert during and all(_unavailable(a) for a in during if a.status >= 500), during
         everything = [a for p in [*players, probe] for a in p.answers]
-        assert {a.status for a in everything} <= {200, 201, 503}, {a.status for a in everything}
+        assert {a.status for a in everything} <= {200, 201, 202, 503}, {a.status for a in everything}
         assert all(_unavailable(a) for a in everything if a.status == 503)
         assert not [u for p in [*players, probe] for u in p.unanswered]
 

@@ -15,7 +15,7 @@ from sqlalchemy import Engine
 from domain.state import GameState
 from service.games import GameService
 from service.jobs import DONE, FAILED, HINT, MOVE, PENDING, RUNNING, SUPERSEDED, Jobs, JobStore
-from service.store import EventStore
+from service.store import EventStore, StoreUnavailableError
 
 LEASE = 30.0
 ACTIONS = ("BidMade", "BidPassed", "TrumpDeclared", "CardPlayed")
@@ -234,3 +234,46 @@ def test_a_job_whose_message_was_lost_with_the_broker_is_sent_again_once_it_is_b
     assert job.id not in jobs.sweep()  # the broker is still down: nothing was sent
     broker.up = True
     assert job.id in jobs.sweep() and job.id in broker.sent
+
+
+class LostDatabase:
+    """Games whose first load finds the database gone (a restart, a killed connection)."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.lost = False
+
+    def load(self, game_id: str) -> GameState:
+        if not self.lost:
+            self.lost = True
+            raise StoreUnavailableError("the event store is unavailable: connection refused")
+        return self.world.games.load(game_id)
+
+    def act_as(self, *args: Any) -> int:
+        return self.world.games.act_as(*args)
+
+
+def test_a_job_that_loses_the_database_is_taken_up_again_not_failed(world: World, request: pytest.FixtureRequest) -> None:
+    game_id = computer_game(world, request.node.name)
+    job_id = world.sent.sent[0]
+    jobs = Jobs(world.store, LostDatabase(world), world.sent, lease_seconds=LEASE)
+    assert jobs.run(job_id, "a") is None
+    assert world.store.get(job_id).state == RUNNING  # type: ignore[union-attr]
+    world.clock.advance(LEASE + 1)
+    assert job_id in jobs.sweep()
+    again = jobs.run(job_id, "b")
+    assert again is not None and (again.state, again.attempts) == (DONE, 2)
+    assert len(actions_in(world, game_id)) == 1
+
+
+def test_the_jobs_table_out_of_reach_raises_store_unavailable() -> None:
+    from service.db import make_engine
+
+    engine = make_engine("postgresql+psycopg://nobody@127.0.0.1:1/none")  # nothing listens on port 1
+    try:
+        with pytest.raises(StoreUnavailableError):
+            JobStore(engine).get("any")
+        with pytest.raises(StoreUnavailableError):
+            JobStore(engine).create("g", HINT, 0, 4, 2)
+    finally:
+        engine.dispose()
