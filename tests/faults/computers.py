@@ -29,7 +29,7 @@ from tests.dbs import postgres_database
 from tests.faults.logs import check_game
 from tests.faults.outages import REDIS_PORT, redis_ready
 from tests.faults.servers import PITCH, service_env
-from tests.workers.test_celery_worker import wait_for
+from tests.faults.waiting import wait_for
 
 REDIS_DB = 12
 BROKER = f"redis://127.0.0.1:{REDIS_PORT}/{REDIS_DB}"
@@ -109,7 +109,7 @@ class Table:
             state = self.services.games.load(game_id)
             open_jobs = [j for j in self.jobs(game_id) if j.state in (PENDING, RUNNING)]
             return state.ended is not None and not open_jobs
-        wait_for(ended, f"game {game_id} to end (at version {self.version(game_id)})", GAME_END_WAIT)
+        wait_for(ended, f"game {game_id} to end", GAME_END_WAIT, every=0.2)
 
 
 @contextmanager

@@ -17,7 +17,6 @@ import time
 import urllib.error
 import urllib.request
 import uuid
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -169,7 +168,3 @@ class Player:
             )
             self.acks.append(Ack(sent, tuple((e["version"], e["type"], e["hash"]) for e in answer.body["events"])))
 
-
-def statuses(players: list[Player]) -> Counter[int]:
-    """Count every status the players were answered with."""
-    return Counter(a.status for p in players for a in p.answers)

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.e2e.test_serve import _free_port
+
 PITCH = Path(sys.executable).with_name("pitch")
 START_WAIT = 60.0
 
@@ -42,15 +44,6 @@ class Served:
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextmanager
@@ -86,6 +79,6 @@ def serve(database_url: str, workdir: Path, workers: int = 2, **extra: str) -> I
 def _ready(base: str) -> bool:
     try:
         with urllib.request.urlopen(base + "/readyz", timeout=2) as response:
-            return response.status == 200
+            return bool(response.status == 200)
     except OSError:
         return False

@@ -16,7 +16,7 @@ from pathlib import Path
 from service.jobs import PENDING, RUNNING
 from tests.faults.computers import check_computer_game, computer_table
 from tests.faults.outages import restore_redis, stop_redis
-from tests.workers.test_celery_worker import wait_for
+from tests.faults.waiting import wait_for
 
 DOWN = 1.5  # seconds Redis stays down
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from service.jobs import PENDING, RUNNING
 from tests.faults.computers import check_computer_game, computer_table
-from tests.workers.test_celery_worker import wait_for
+from tests.faults.waiting import wait_for
 
 KILLS = 3
 

@@ -23,7 +23,7 @@ from tests.dbs import postgres_admin_url, postgres_database
 from tests.faults.logs import check_players
 from tests.faults.players import Player
 from tests.faults.servers import serve
-from tests.workers.test_celery_worker import wait_for
+from tests.faults.waiting import wait_for
 
 PLAYERS = 4
 KILLS = 3
