@@ -15,6 +15,10 @@ re-fetch). The row moves through these states::
 - A move is appended with ``expected_version = for_version`` and the idempotency key
   ``job:<id>``: a stale job's append conflicts and the job ends ``superseded``, and a
   duplicate delivery gets the first append back, so a card is never played twice.
+- A job taken up again after the game moved on ends ``superseded`` (its move stands if
+  its first attempt stored it) and schedules the move of the computer seat to act now, if
+  none is scheduled: a worker killed between storing a move and scheduling the next one
+  does not leave the game waiting.
 - While a job runs, a heartbeat renews its lease every third of the lease, so a long
   computation keeps it and a dead worker loses it within one lease.
 - Jobs are created after the change that caused them is committed, and dispatched after
@@ -24,7 +28,9 @@ re-fetch). The row moves through these states::
   move causes in turn, so a table of computers playing on is traced to the request that
   started it.
 
-Errors: a job that raises is failed with the error; nothing is retried by exception.
+Errors: a job that raises is failed with the error; nothing is retried by exception. A
+database that cannot be reached raises StoreUnavailableError, as the event store does
+(the API answers 503; a job's row stays as it was, for the sweep).
 """
 
 from __future__ import annotations
@@ -53,7 +59,7 @@ from service.db import deferred_begin
 from service.errors import IdempotencyKeyError, VersionConflictError
 from service.logs import current_request_id, request_id_bound
 from service.metrics import Metrics, NoMetrics
-from service.store import metadata
+from service.store import StoreUnavailableError, metadata, unavailable_as_store_error
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +148,7 @@ class JobStore:
     ) -> Job | None:
         """Store a new pending job; None when a move for this version already exists."""
         try:
-            with self._engine.begin() as conn:
+            with self._write() as conn:
                 job_id = self.create_in(conn, game_id, kind, seat, level, for_version, request)
         except IntegrityError:
             return None
@@ -190,7 +196,7 @@ class JobStore:
             c.id == job_id, c.attempts < MAX_ATTEMPTS,
             sa.or_(c.state == PENDING, sa.and_(c.state == RUNNING, c.lease_expires_at < now)),
         )
-        with self._engine.begin() as conn:
+        with self._write() as conn:
             taken = conn.execute(sa.update(jobs_table).where(claimable).values(
                 state=RUNNING, attempts=c.attempts + 1, lease_holder=holder,
                 lease_expires_at=expires, updated_at=now,
@@ -204,7 +210,7 @@ class JobStore:
         """Extend ``holder``'s lease; False when it no longer holds it."""
         moment = self._clock()
         c = jobs_table.c
-        with self._engine.begin() as conn:
+        with self._write() as conn:
             return bool(conn.execute(sa.update(jobs_table).where(
                 c.id == job_id, c.lease_holder == holder, c.state == RUNNING,
                 c.lease_expires_at >= _stamp(moment),
@@ -218,7 +224,7 @@ class JobStore:
     ) -> bool:
         """Record the job's outcome, only if ``holder`` still holds its lease; tell whether it did."""
         c = jobs_table.c
-        with self._engine.begin() as conn:
+        with self._write() as conn:
             return bool(conn.execute(sa.update(jobs_table).where(
                 c.id == job_id, c.lease_holder == holder, c.state == RUNNING,
             ).values(
@@ -235,7 +241,7 @@ class JobStore:
         now = _stamp(moment)
         stale = _stamp(moment - timedelta(seconds=pending_after_seconds))
         c = jobs_table.c
-        with self._engine.begin() as conn:
+        with self._write() as conn:
             self._set_aside(conn, now)
             rows: Sequence[Any] = conn.execute(sa.select(c.id).where(sa.or_(
                 sa.and_(c.state == RUNNING, c.lease_expires_at < now),
@@ -265,8 +271,13 @@ class JobStore:
             }
 
     @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with unavailable_as_store_error(), self._engine.begin() as conn:
+            yield conn
+
+    @contextmanager
     def _read(self) -> Iterator[Connection]:
-        with self._engine.connect() as conn:
+        with unavailable_as_store_error(), self._engine.connect() as conn:
             with deferred_begin(conn).begin():
                 yield conn
 
@@ -354,21 +365,29 @@ class Jobs:
             self._dispatch(job.id)
 
     def sweep(self, pending_after_seconds: float | None = None) -> list[str]:
-        """Send again every job whose lease expired or that waited too long; return their ids."""
-        delay = self.lease_seconds if pending_after_seconds is None else pending_after_seconds
-        ids = self.store.due(delay)
-        for job_id in ids:
-            self._dispatch(job_id)
-        return ids
+        """Send again every job whose lease expired or that waited too long; return the ids it could send.
 
-    def _dispatch(self, job_id: str) -> None:
+        A job whose message was lost (a broker restarted without its queue, say) is still
+        pending in its row, so a sweep sends it again; while the broker is down, every
+        sweep tries again.
+        """
+        delay = self.lease_seconds if pending_after_seconds is None else pending_after_seconds
+        return [job_id for job_id in self.store.due(delay) if self._dispatch(job_id)]
+
+    def _dispatch(self, job_id: str) -> bool:
         try:
             self.dispatcher.dispatch(job_id)
         except Exception:  # the row is stored: the sweep sends it again
             log.exception("could not dispatch job %s; the sweep will send it again", job_id)
+            return False
+        return True
 
     def run(self, job_id: str, holder: str) -> Job | None:
-        """Run the job if ``holder`` can claim it; return the job as it ended (None if not claimed)."""
+        """Run the job if ``holder`` can claim it; return the job as it ended.
+
+        None if it was not claimed, or if the database could not be reached while it ran:
+        then it stays running, and the sweep sends it again once its lease has expired.
+        """
         job = self.store.claim(job_id, holder, self.lease_seconds)
         if job is None:
             return None
@@ -384,6 +403,11 @@ class Jobs:
         beat.start()
         try:
             self._run(job, holder)
+        except StoreUnavailableError:
+            # Not the job's fault: it stays running, and is taken up again once its lease expires.
+            log.warning("job %s (%s) lost the database; it will be taken up again", job.id, job.kind,
+                        extra=context, exc_info=True)
+            return None
         except Exception as error:
             log.exception("job %s (%s) failed", job.id, job.kind, extra=context)
             self.store.finish(job.id, holder, FAILED, error=f"{type(error).__name__}: {error}")
@@ -410,6 +434,9 @@ class Jobs:
         state = self.games.load(job.game_id)
         if state.version != job.for_version:
             self.store.finish(job.id, holder, SUPERSEDED)
+            # The game moved on, perhaps by this very move, stored by an earlier attempt
+            # whose worker died before it scheduled the next one: schedule it now.
+            self.after_change(job.game_id, state)
             return
         knowledge = knowledge_of(state, job.seat)
         # Seeded by the job, so a retaken job computes the same answer.

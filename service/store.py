@@ -421,19 +421,30 @@ class EventStore:
         A read-only transaction does not take SQLite's write lock, so readers
         never queue behind writers (WAL gives them a snapshot instead).
         """
-        try:
+        with unavailable_as_store_error():
             with self._engine.connect() as conn:
                 with (deferred_begin(conn) if read_only else conn).begin():
                     yield conn
-        except (OperationalError, InterfaceError, PoolTimeoutError) as error:
-            cause = getattr(error, "orig", None) or error
-            raise StoreUnavailableError(f"the event store is unavailable: {cause}") from error
 
     def _now(self) -> str:
         moment = self._clock()
         if moment.tzinfo is None:
             moment = moment.replace(tzinfo=UTC)
         return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+@contextmanager
+def unavailable_as_store_error() -> Iterator[None]:
+    """Raise StoreUnavailableError for the errors that mean "cannot reach or use the database".
+
+    The one translation of such errors, for the event store and for the other tables on
+    the same database (service/jobs.py).
+    """
+    try:
+        yield
+    except (OperationalError, InterfaceError, PoolTimeoutError) as error:
+        cause = getattr(error, "orig", None) or error
+        raise StoreUnavailableError(f"the event store is unavailable: {cause}") from error
 
 
 def _utc_now() -> datetime:

@@ -15,7 +15,7 @@ from sqlalchemy import Engine
 from domain.state import GameState
 from service.games import GameService
 from service.jobs import DONE, FAILED, HINT, MOVE, PENDING, RUNNING, SUPERSEDED, Jobs, JobStore
-from service.store import EventStore
+from service.store import EventStore, StoreUnavailableError
 
 LEASE = 30.0
 ACTIONS = ("BidMade", "BidPassed", "TrumpDeclared", "CardPlayed")
@@ -221,3 +221,93 @@ def test_a_job_that_raises_is_failed_with_the_error(world: World, request: pytes
     assert job is not None
     ended = world.jobs.run(job.id, "a")
     assert ended is not None and ended.state == FAILED and "cannot bid 99" in (ended.error or "")
+
+
+def test_a_move_stored_by_a_worker_that_died_before_scheduling_the_next_is_followed_up(
+    world: World, request: pytest.FixtureRequest,
+) -> None:
+    game_id = computer_game(world, request.node.name)
+    job_id = world.sent.sent[0]
+    job = world.store.claim(job_id, "a", LEASE)
+    assert job is not None
+    # Worker "a" stores its move, then dies before the hook schedules the next seat's move
+    # and before it records the job's end.
+    world.games.on_change = None
+    world.games.act_as(game_id, job.seat, job.for_version, {"type": "pass"}, f"job:{job_id}")
+    world.games.on_change = world.jobs.after_change
+    assert world.sent.sent == [job_id]
+    world.clock.advance(LEASE + 1)
+    assert job_id in world.jobs.sweep()
+    retaken = world.jobs.run(job_id, "b")
+    assert retaken is not None and (retaken.state, retaken.attempts) == (SUPERSEDED, 2)
+    follow_up = world.store.get(world.sent.sent[-1])
+    assert follow_up is not None and (follow_up.kind, follow_up.for_version, follow_up.state) == (MOVE, 3, PENDING)
+    assert world.jobs.run(follow_up.id, "c").state == DONE  # type: ignore[union-attr]
+    assert len(actions_in(world, game_id)) == 2
+
+
+class Down:
+    """A dispatcher whose broker cannot be reached, until it can."""
+
+    def __init__(self) -> None:
+        self.up = False
+        self.sent: list[str] = []
+
+    def dispatch(self, job_id: str) -> None:
+        if not self.up:
+            raise ConnectionError("the broker cannot be reached")
+        self.sent.append(job_id)
+
+
+def test_a_job_whose_message_was_lost_with_the_broker_is_sent_again_once_it_is_back(world: World) -> None:
+    broker = Down()
+    jobs = Jobs(world.store, world.games, broker, lease_seconds=LEASE)
+    job = jobs.request("g", HINT, 0, 4, 2)  # its message cannot be sent: only the row is stored
+    assert job is not None and world.store.get(job.id).state == PENDING  # type: ignore[union-attr]
+    world.clock.advance(LEASE + 1)
+    assert job.id not in jobs.sweep()  # the broker is still down: nothing was sent
+    broker.up = True
+    assert job.id in jobs.sweep() and job.id in broker.sent
+
+
+class LostDatabase:
+    """Games whose first load finds the database gone (a restart, a killed connection)."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.lost = False
+
+    def load(self, game_id: str) -> GameState:
+        if not self.lost:
+            self.lost = True
+            raise StoreUnavailableError("the event store is unavailable: connection refused")
+        return self.world.games.load(game_id)
+
+    def act_as(self, *args: Any) -> int:
+        return self.world.games.act_as(*args)
+
+
+def test_a_job_that_loses_the_database_is_taken_up_again_not_failed(world: World, request: pytest.FixtureRequest) -> None:
+    game_id = computer_game(world, request.node.name)
+    job_id = world.sent.sent[0]
+    jobs = Jobs(world.store, LostDatabase(world), world.sent, lease_seconds=LEASE)
+    assert jobs.run(job_id, "a") is None
+    assert world.store.get(job_id).state == RUNNING  # type: ignore[union-attr]
+    world.clock.advance(LEASE + 1)
+    assert job_id in jobs.sweep()
+    again = jobs.run(job_id, "b")
+    assert again is not None and (again.state, again.attempts) == (DONE, 2)
+    assert len(actions_in(world, game_id)) == 1
+
+
+def test_the_jobs_table_out_of_reach_raises_store_unavailable() -> None:
+    from service.db import make_engine
+
+    engine = make_engine("postgresql+psycopg://nobody@127.0.0.1:1/none")  # nothing listens on port 1
+    try:
+        with pytest.raises(StoreUnavailableError):
+            JobStore(engine).get("any")
+        with pytest.raises(StoreUnavailableError):
+            JobStore(engine).create("g", HINT, 0, 4, 2)
+    finally:
+        engine.dispose()
