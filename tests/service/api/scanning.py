@@ -9,6 +9,7 @@ kind in each hand, and every few versions, and checking every action's own answe
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -82,7 +83,7 @@ class Scan:
     def refresh(self) -> None:
         """Fold the events stored since the last refresh."""
         for event in self.services.games.store.read(self.game.id, after=self.vis.version):
-            self.vis.add(event.type, event.data)
+            self.vis.add(event.type, event.data, event.hash)
 
     def headers(self, caller: int | None) -> dict[str, str]:
         return bearer(self.game.tokens[caller]) if caller is not None else {}
@@ -92,11 +93,12 @@ class Scan:
         extra: frozenset[str] = frozenset(), body: Any = None,
     ) -> set[str]:
         """Fail unless the answer names only cards ``caller`` may see at ``version`` (and ``extra``)."""
-        if body is None:
-            found = cards_in_response(response.get_data(as_text=True), response.headers.items())
-        else:
-            found = cards_in(body) | cards_in_response("", response.headers.items())
-        leaked = found - self.vis.at(version).of(caller) - extra
+        text = response.get_data(as_text=True) if body is None else json.dumps(body)
+        headers = list(response.headers.items())
+        found = cards_in_response(text, headers)
+        seen = self.vis.at(version)
+        leaked = found - seen.of(caller) - extra
+        leaked |= {f"hash {h[:12]}..." for h in seen.secret_hashes if h in text or any(h in v for _, v in headers)}
         who = "a spectator" if caller is None else f"seat {caller}"
         assert not leaked, (
             f"{op[0].upper()} {op[1]} ({response.request.path}?{response.request.query_string.decode()}) "

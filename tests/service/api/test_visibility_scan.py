@@ -17,6 +17,9 @@ The operations come from openapi.yaml: each is either scanned per caller, scanne
 spectator (it takes no token), or listed as reading no game, with the reason; a new
 operation fails the first test until it is placed. A scan that found no card anywhere
 would prove nothing, so each caller must have been shown cards, each seat its own hand.
+No answer may hold the chain hash of an event of the deal being played either: a hash
+covers the event's hidden cards, and anyone could test guesses of a few of them against it
+(tests/service/api/test_hashes_keep_cards_hidden.py).
 """
 
 from __future__ import annotations
@@ -152,8 +155,10 @@ def test_every_event_type_is_public_or_hidden_to_the_scan() -> None:
 def test_a_response_is_searched_for_every_notation_of_a_card(text: str, cards: set[str]) -> None:
     assert cards_in_response(text, [("X-Request-Id", "req-1")]) == cards
 
-def test_the_scan_sees_a_hidden_card_shown(scan_client: FlaskClient, services: Services) -> None:
-    """The scan can fail: another seat's dealt cards, shown to seat 0 or a spectator, are caught."""
+def test_the_scan_sees_a_hidden_card_or_a_hash_of_the_deal_being_played_shown(
+    scan_client: FlaskClient, services: Services,
+) -> None:
+    """The scan can fail: another seat's dealt cards, or the deal's hash, shown to seat 0 or a spectator."""
     game = ApiGame.create(scan_client, seed="visibility-canary")
     scan = Scan(scan_client, services, game, 4)
     dealt = next(e for e in services.games.store.read(game.id) if e.type == "HandDealt")
@@ -161,7 +166,10 @@ def test_the_scan_sees_a_hidden_card_shown(scan_client: FlaskClient, services: S
     for caller in (None, 0):
         with pytest.raises(AssertionError, match="which it may not see"):
             scan.check(("get", "/v1/games/{game_id}"), caller, response, 2, body=dealt.data)
+        with pytest.raises(AssertionError, match=f"hash {dealt.hash[:12]}"):
+            scan.check(("get", "/v1/games/{game_id}"), caller, response, 2, body={"hash": dealt.hash})
     assert scan.check(("get", "/v1/games/{game_id}"), 0, response, 2) == set(dealt.data["cards"][0])
+
 
 def test_the_game_creation_answer_names_no_card(scan_client: FlaskClient, services: Services) -> None:
     response = scan_client.post("/v1/games", json={

@@ -114,10 +114,15 @@ def cards_in_response(body: str, headers: Iterable[tuple[str, str]]) -> set[str]
 
 @dataclass(frozen=True)
 class Seen:
-    """What the callers may see at one version: the public cards, and each seat's own."""
+    """What the callers may see at one version: the public cards, and each seat's own.
+
+    ``secret_hashes`` are the chain hashes of the deal being played, which cover its hidden
+    cards: with them anyone could test guesses of a few of those cards, so nobody sees them.
+    """
 
     public: frozenset[str]
     own: tuple[frozenset[str], ...]
+    secret_hashes: frozenset[str] = frozenset()
 
     def of(self, seat: int | None) -> frozenset[str]:
         """Return the cards ``seat`` (None: a spectator) may see."""
@@ -135,6 +140,7 @@ class Visibility:
     _deals: dict[int, set[str]] = field(default_factory=dict)
     _over: set[int] = field(default_factory=set)
     _deal: int = 0
+    _deal_hashes: list[str] = field(default_factory=list)
     _versions: list[tuple[Seen, tuple[frozenset[str], ...], frozenset[str]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -143,8 +149,8 @@ class Visibility:
         nothing = (frozenset[str](),) * self.players
         self._versions.append((Seen(frozenset(), nothing), nothing, frozenset()))
 
-    def add(self, kind: str, data: Mapping[str, Any]) -> None:
-        """Fold the next event, as stored."""
+    def add(self, kind: str, data: Mapping[str, Any], chain_hash: str = "") -> None:
+        """Fold the next event, as stored, with its chain hash."""
         assert kind in PUBLIC_EVENTS or kind in HIDDEN_EVENTS, (
             f"classify the event type {kind} in tests/service/api/visibility.py"
         )
@@ -156,6 +162,7 @@ class Visibility:
         else:
             if kind == "HandDealt":
                 self._deal = int(data["deal"])
+                self._deal_hashes = []
                 self._held = [set(cards) for cards in data["cards"]]
             deal = int(data.get("deal") or self._deal)
             self._deals.setdefault(deal, set()).update(named)
@@ -178,7 +185,9 @@ class Visibility:
             self._over |= set(self._deals)
         for deal in self._over:
             self._public |= self._deals.get(deal, set())
-        seen = Seen(frozenset(self._public), tuple(frozenset(o) for o in self._own))
+        self._deal_hashes.append(chain_hash)
+        secret = frozenset() if self._deal in self._over else frozenset(self._deal_hashes) - {""}
+        seen = Seen(frozenset(self._public), tuple(frozenset(o) for o in self._own), secret)
         holding = tuple(frozenset(h) for h in self._held)
         self._versions.append((seen, holding, frozenset(self._deals.get(self._deal, set()))))
 
