@@ -40,7 +40,7 @@ def _hand(h: HandState, phase: str, to_act: int | None, **changes: Any) -> HandS
         changes.get("bids", h.bids), changes.get("high_bid", h.high_bid),
         changes.get("maker", h.maker), changes.get("trump", h.trump),
         changes.get("leader", h.leader), changes.get("table", h.table),
-        changes.get("tricks", h.tricks), changes.get("extra", h.extra),
+        changes.get("tricks", h.tricks), changes.get("extra", h.extra), h.first_version,
     )
 
 
@@ -72,13 +72,13 @@ def _hand_dealt(state: GameState, e: HandDealt) -> GameState:
     if rules.bidding != "none":
         hand = HandState(
             e.hand, e.deal, e.dealer, BIDDING, eldest, dealt, e.cards, e.stock, (), None, None, None,
-            None, (), (), extra,
+            None, (), (), extra, state.version + 1,
         )
         return _game(state, hand)
     # 000 "Bidding" (bidding disabled): the player left of the dealer is the maker, bid 0.
     hand = HandState(
         e.hand, e.deal, e.dealer, DECLARING, eldest, dealt, e.cards, e.stock, (), 0, eldest, None,
-        None, (), (), extra,
+        None, (), (), extra, state.version + 1,
     )
     if rules.trump_by == "first-lead":
         hand = _start_discarding(rules, hand)
@@ -260,7 +260,7 @@ def _card_played(state: GameState, e: CardPlayed) -> GameState:
     trump = h.trump if h.trump is not None else e.card[1]
     return _game(state, HandState(
         h.number, h.deal, h.dealer, h.phase, to_act, h.dealt, cards, h.stock, h.bids,
-        h.high_bid, h.maker, trump, leader, table, h.tricks, h.extra,
+        h.high_bid, h.maker, trump, leader, table, h.tricks, h.extra, h.first_version,
     ))
 
 
@@ -288,6 +288,7 @@ def _trick_taken(state: GameState, e: TrickTaken) -> GameState:
     return _game(state, HandState(
         h.number, h.deal, h.dealer, PLAYING if more else SCORING, e.winner if more else None,
         h.dealt, h.cards, h.stock, h.bids, h.high_bid, h.maker, h.trump, e.winner, (), tricks, h.extra,
+        h.first_version,
     ))
 
 

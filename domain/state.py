@@ -75,7 +75,8 @@ class HandState:
 
     ``dealt`` is what each seat was given to play with: the cards dealt to it, plus any
     it drew or took from the kitty, less any it discarded (the "original owner" of a card
-    for the scoring). ``cards`` is what it still holds.
+    for the scoring). ``cards`` is what it still holds. ``first_version`` is the version
+    of the HandDealt that began the deal.
     """
 
     number: int
@@ -94,6 +95,7 @@ class HandState:
     table: tuple[tuple[int, str], ...]
     tricks: tuple[Trick, ...]
     extra: HandExtra = NO_EXTRA
+    first_version: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,11 @@ unplayed cards, the stock, the kitty before it is taken (and after, only its tak
 another seat's discards or drawn cards, or any face-down card of Fish Pitch (not even
 its owner, 001 "Fish Pitch"); a spectator (no seat) sees no hand at all. Counts (cards
 held, face-down positions left, the stock, the kitty, discards) are public.
+
+Nor does anyone see the chain hash of an event of the deal being played: a hash covers
+the event's hidden cards, and with the hashes around it anyone could hash each guess of
+a few drawn, discarded or kitty cards until one matched. The deal's first event, with
+every card of the deal, is beyond guessing, so the hashes before it give nothing away.
 """
 
 from __future__ import annotations
@@ -91,6 +96,14 @@ def is_deal_finished(state: GameState, deal: int) -> bool:
     if state.ended is not None or hand is None:
         return True
     return deal < hand.deal or hand.phase == SCORED
+
+
+def is_hash_shown(state: GameState, version: int) -> bool:
+    """Tell whether the chain hash of event ``version`` may be shown: not while its deal is played."""
+    hand = state.hand
+    if hand is None or is_deal_finished(state, hand.deal):
+        return True
+    return version < hand.first_version
 
 
 # Events whose cards only the seat they name may see while their deal is in progress.

@@ -116,7 +116,8 @@ def game_audit_renderable(audit: Mapping[str, Any]) -> RenderableType:
     chain, scores, deals = audit["chain"], audit["scores"], audit["deals"]
     parts: list[RenderableType] = [Text(f"Audit of game {audit['id']} at version {audit['version']}", style="bold")]
     if chain["intact"]:
-        parts.append(Text(f"Log: intact, {chain['events']} events; head hash {chain['head_hash']}", style="green"))
+        head = chain["head_hash"] or "withheld until the deal being played is over"
+        parts.append(Text(f"Log: intact, {chain['events']} events; head hash {head}", style="green"))
     else:
         parts.append(Text(f"Log: ALTERED; the first version that does not verify is {chain['first_bad_version']}", style="bold red"))
     if chain.get("unreadable_version") is not None:

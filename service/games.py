@@ -25,7 +25,7 @@ from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from domain.state import GameState
-from domain.views import redact_event, seat_view
+from domain.views import is_hash_shown, redact_event, seat_view
 from service.errors import (
     GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
     VersionConflictError,
@@ -338,7 +338,7 @@ def _shown(stored: StoredEvent, seat: int | None, state: GameState) -> dict[str,
         "type": stored.type,
         "data": redact_event(stored.type, stored.data, seat, state),
         "recorded_at": stored.recorded_at,
-        "hash": stored.hash,
+        "hash": stored.hash if is_hash_shown(state, stored.version) else None,
     }
 
 

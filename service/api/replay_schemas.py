@@ -136,7 +136,8 @@ class ChainCheck(Schema):
     first_bad_version = fields.Integer(allow_none=True, required=True)
     events = fields.Integer(required=True)
     head_version = fields.Integer(required=True)
-    head_hash = fields.String(allow_none=True)
+    head_hash = fields.String(allow_none=True, metadata={
+        "description": "The last event's hash; null while that event's deal is being played."})
     unreadable_version = fields.Integer(allow_none=True, metadata={"description": "The first event that cannot be read; the checks stop before it."})
 
 

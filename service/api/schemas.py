@@ -88,7 +88,7 @@ class EventOut(Schema):
     type = fields.String(required=True)
     data = fields.Dict(required=True, metadata={"description": "The event, with what the caller may not see yet hidden (null)."})
     recorded_at = fields.String(required=True)
-    hash = fields.String(required=True, metadata={"description": "The event's hash in the game's hash chain (covering every earlier event and what is hidden here); keep the hash of a scored hand to hold the service to it (GET /v1/games/{id}/audit)."})
+    hash = fields.String(required=True, allow_none=True, metadata={"description": "The event's hash in the game's hash chain (covering every earlier event and what is hidden here); keep the hash of a scored hand to hold the service to it (GET /v1/games/{id}/audit). Null for the events of the deal being played until it is over: with them anyone could test guesses of its hidden cards."})
 
 
 class ActionAccepted(Schema):
