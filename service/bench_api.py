@@ -48,6 +48,7 @@ from service.db import make_engine, normalize_url
 
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 STARTUP_SECONDS = 60.0
+DROP_SECONDS = 60.0
 
 Progress = Callable[[str, int], None]  # (phase, requests or games just done)
 
@@ -198,10 +199,23 @@ def _database(given: str | None) -> Iterator[str]:
             create_scratch_table(url)
             yield url
         finally:
-            with admin.connect() as conn:
-                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            _drop(admin, name)
     finally:
         admin.dispose()
+
+
+def _drop(admin: sa.Engine, name: str) -> None:
+    """Drop the throwaway database, waiting out a server that is restarting (up to a minute)."""
+    deadline = time.monotonic() + DROP_SECONDS
+    while True:
+        try:
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            return
+        except sa.exc.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(1.0)
 
 
 def _server_env(url: str, threads: int) -> dict[str, str]:

@@ -51,10 +51,10 @@ def drop_scratch_table(url: str) -> None:
         engine.dispose()
 
 
-def create_insert_app(url: str) -> Flask:
+def create_insert_app(url: str, pool_size: int) -> Flask:
     """Return the baseline app: ``POST /insert`` stores one row and answers its id (201)."""
     app = Flask("pitch-bench-insert")
-    engine = make_engine(url)
+    engine = make_engine(url, pool_size)
 
     @app.post(INSERT_PATH)
     def insert() -> Any:
@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> None:
 
         run_gunicorn(settings, bind, args.workers, lambda: create_app(settings))
     else:
-        run_gunicorn(settings, bind, args.workers, lambda: create_insert_app(settings.database_url))
+        run_gunicorn(settings, bind, args.workers, lambda: create_insert_app(settings.database_url, settings.pool_size))
 
 
 if __name__ == "__main__":

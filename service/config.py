@@ -66,6 +66,11 @@ class Settings:
     request_timeout: int = 30
 
     @property
+    def pool_size(self) -> int:
+        """Return the database connections a process keeps: one per request thread, job thread and the sweep."""
+        return self.threads + self.job_threads + 1
+
+    @property
     def is_sqlite(self) -> bool:
         """Tell whether the store is the embedded SQLite file."""
         return self.database_url.startswith("sqlite")

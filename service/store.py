@@ -45,6 +45,7 @@ ValueError before anything is written)::
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -408,22 +409,8 @@ class EventStore:
         The position lock (see the module's docstring) is taken in the same statement,
         before this transaction inserts anything.
         """
-        c, k = events_table.c, idempotency_keys_table.c
-        head = sa.select(c.version, c.hash).where(c.game_id == game_id).order_by(c.version.desc()).limit(1).subquery()
-        columns: list[Any] = [
-            sa.select(head.c.version).scalar_subquery().label("version"),
-            sa.select(head.c.hash).scalar_subquery().label("hash"),
-        ]
-        if key is not None:
-            used = sa.select(k.fingerprint, k.first_version, k.last_version).where(k.game_id == game_id, k.key == key).subquery()
-            columns += [
-                sa.select(used.c.fingerprint).scalar_subquery().label("fingerprint"),
-                sa.select(used.c.first_version).scalar_subquery().label("first_version"),
-                sa.select(used.c.last_version).scalar_subquery().label("last_version"),
-            ]
-        if self._postgres:
-            columns.append(sa.literal_column(_ANNOUNCE_POSITIONS).label("announced"))
-        row = conn.execute(sa.select(*columns)).one()
+        statement = _head_and_key_statement(key is not None, self._postgres)
+        row = conn.execute(statement, {"game_id": game_id, "key": key}).one()
         version, hash_ = (0, GENESIS_HASH) if row.version is None else (int(row.version), str(row.hash))
         if key is None or row.fingerprint is None:
             return version, hash_, None
@@ -523,11 +510,10 @@ def _insert_events(
                                "recorded_at": recorded_at}
         previous_hash = chain_hash(previous_hash, row)
         rows.append(row | {"idempotency_key": key, "hash": previous_hash})
-    # One statement for the whole batch; positions are taken row by row, in version order.
-    insert = sa.insert(events_table).values(
-        [{**row, "data": event.data_json} for row, event in zip(rows, encoded)]
-    ).returning(events_table.c.version, events_table.c.position)
-    positions = {int(r.version): int(r.position) for r in conn.execute(insert)}
+    # One statement for the whole batch (SQLAlchemy's "insertmanyvalues"); positions are
+    # taken row by row, in version order, which the check below confirms.
+    returned = conn.execute(_INSERT_EVENTS, [{**row, "data": event.data_json} for row, event in zip(rows, encoded)])
+    positions = {int(r.version): int(r.position) for r in returned}
     stored = tuple(StoredEvent(position=positions[row["version"]], **row) for row in rows)
     if any(a.position >= b.position for a, b in zip(stored, stored[1:])):
         raise StoreError(f"game {game_id!r}: the database gave positions out of version order; nothing was stored")
@@ -560,16 +546,50 @@ def _replay_of(conn: Connection, game_id: str, key: str, fingerprint: str, used:
 def _select_events(
     conn: Connection, game_id: str, after: int, through: int | None = None, limit: int | None = None
 ) -> list[StoredEvent]:
-    query = (
-        sa.select(events_table)
-        .where(events_table.c.game_id == game_id, events_table.c.version > after)
-        .order_by(events_table.c.version)
+    query = _select_events_statement(through is not None, limit is not None)
+    rows = conn.execute(query, {"game_id": game_id, "after": after, "through": through, "limit": limit})
+    return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in rows]
+
+
+# The statements of every request, built once: building SQLAlchemy constructs costs more
+# than running them on a warm connection.
+_INSERT_EVENTS = sa.insert(events_table).returning(events_table.c.version, events_table.c.position)
+
+
+@functools.cache
+def _select_events_statement(through: bool, limit: bool) -> sa.Select[Any]:
+    c = events_table.c
+    query = sa.select(events_table).where(c.game_id == sa.bindparam("game_id"), c.version > sa.bindparam("after"))
+    if through:
+        query = query.where(c.version <= sa.bindparam("through"))
+    query = query.order_by(c.version)
+    return query.limit(sa.bindparam("limit", type_=sa.Integer())) if limit else query
+
+
+@functools.cache
+def _head_and_key_statement(with_key: bool, postgres: bool) -> sa.Select[Any]:
+    c, k = events_table.c, idempotency_keys_table.c
+    head = (
+        sa.select(c.version, c.hash).where(c.game_id == sa.bindparam("game_id"))
+        .order_by(c.version.desc()).limit(1).subquery()
     )
-    if through is not None:
-        query = query.where(events_table.c.version <= through)
-    if limit is not None:
-        query = query.limit(limit)
-    return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in conn.execute(query)]
+    columns: list[Any] = [
+        sa.select(head.c.version).scalar_subquery().label("version"),
+        sa.select(head.c.hash).scalar_subquery().label("hash"),
+    ]
+    if with_key:
+        used = (
+            sa.select(k.fingerprint, k.first_version, k.last_version)
+            .where(k.game_id == sa.bindparam("game_id"), k.key == sa.bindparam("key")).subquery()
+        )
+        columns += [
+            sa.select(used.c.fingerprint).scalar_subquery().label("fingerprint"),
+            sa.select(used.c.first_version).scalar_subquery().label("first_version"),
+            sa.select(used.c.last_version).scalar_subquery().label("last_version"),
+        ]
+    if postgres:
+        columns.append(sa.literal_column(_ANNOUNCE_POSITIONS).label("announced"))
+    return sa.select(*columns)
 
 
 def _row_verifies(previous_hash: str, row: sa.Row[Any]) -> bool:
