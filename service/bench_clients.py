@@ -2,8 +2,9 @@
 
 Each client is one thread with one ``http.client`` connection, kept alive between
 requests, and knows only the HTTP API: it creates a game of four human seats, reads the
-view of the seat it expects to act (the next seat after the last one that acted; when
-the view says another seat is to act, it reads that seat's view instead) and posts one
+view of the seat it expects to act (the next seat after the last one that acted, the
+winner of a trick just taken, the dealer's left after a deal; when the view says another
+seat is to act, it reads that seat's view instead) and posts one
 of that view's ``legal_actions``, chosen by a seeded rng, with the view's version as the
 expected version and an Idempotency-Key, as a careful client does. Every request's
 status is counted and the time of each action request (and each baseline insert) is
@@ -113,7 +114,7 @@ class Client:
             self.tally.action_seconds.append(seconds)
             if status != 201:
                 raise BenchError(f"action {action} at version {version} of game {game} answered {status}: {answer}")
-            seat = (seat + 1) % len(tokens)
+            seat = next_to_act(answer["events"], seat, len(tokens))
 
     def insert(self, name: str) -> None:
         """Post one baseline insert."""
@@ -137,6 +138,16 @@ def choose(rng: random.Random, view: dict[str, Any]) -> dict[str, Any]:
         held = view["hand"] or []
         return max(declares, key=lambda a: (sum(card[1] == a["suit"] for card in held), rng.random()))
     return rng.choice(actions)
+
+
+def next_to_act(events: list[dict[str, Any]], seat: int, seats: int) -> int:
+    """Guess who acts after ``seat`` from the events its action caused (the view read next tells for sure)."""
+    for event in reversed(events):
+        if event["type"] == "HandDealt":
+            return (int(event["data"]["dealer"]) + 1) % seats
+        if event["type"] == "TrickTaken":
+            return int(event["data"]["winner"])
+    return (seat + 1) % seats
 
 
 def run_clients(count: int, work: Callable[[int, Tally], None]) -> tuple[list[Tally], float]:

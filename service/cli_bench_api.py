@@ -51,6 +51,8 @@ def report(figures: ApiFigures) -> list[str]:
         _line("views", figures.views, "GET /v1/games/{id} as the seat to act, between actions"),
         _line("inserts", figures.inserts, "POST /insert: one row, the baseline"),
         f"action throughput / insert throughput: {figures.ratio:.2f}",
+        f"game phase, every request (creates, views, actions): {figures.game_requests:,} at "
+        f"{figures.requests_per_second:,.1f}/s; / insert throughput: {figures.request_ratio:.2f}",
         f"load average after: {_load(figures.load_after)} (before: {_load(figures.load_before)})",
     ]
     lines += [f"error: {error}" for error in figures.errors]
