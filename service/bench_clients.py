@@ -83,7 +83,7 @@ class Client:
                 continue
             seconds = time.perf_counter() - started
             self.tally.statuses[response.status] += 1
-            return response.status, json.loads(payload) if payload else None, seconds
+            return response.status, _decoded(payload), seconds
         raise AssertionError("unreachable")
 
     def play_game(self, rng: random.Random, seed: str) -> None:
@@ -169,6 +169,14 @@ def run_clients(count: int, work: Callable[[int, Tally], None]) -> tuple[list[Ta
     for thread in threads:
         thread.join()
     return tallies, time.perf_counter() - started
+
+
+def _decoded(payload: bytes) -> Any:
+    """Return the JSON answer, or the start of its text when it is not JSON (a server's own error page)."""
+    try:
+        return json.loads(payload) if payload else None
+    except ValueError:
+        return payload[:300].decode("utf-8", "replace")
 
 
 def _bearer(token: str) -> dict[str, str]:
