@@ -176,7 +176,7 @@ def _decoded(payload: bytes) -> Any:
     try:
         return json.loads(payload) if payload else None
     except ValueError:
-        return payload[:300].decode("utf-8", "replace")
+        return " ".join(payload[:300].decode("utf-8", "replace").split())
 
 
 def _bearer(token: str) -> dict[str, str]:
