@@ -53,7 +53,7 @@ def build_services(
 ) -> Services:
     """Return the services ``settings`` describe (a ThreadRunner when no broker and no dispatcher is given)."""
     metrics = metrics or NoMetrics()
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, settings.pool_size)
     games = GameService(EventStore(engine), settings.state_cache, metrics=metrics)
     runner = None
     if dispatcher is None:

@@ -6,7 +6,6 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -34,10 +33,9 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     processes = workers or settings.workers
     prepare_metrics_dir(processes)
 
-    from gunicorn.app.base import BaseApplication
-
     from service.api import create_app
-    from service.logs import configure_logging, gunicorn_logconfig
+    from service.gunicorn_app import run_gunicorn
+    from service.logs import configure_logging
     from service.migrate import upgrade
 
     configure_logging(settings.log_level)
@@ -45,24 +43,8 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
         _prepare_sqlite(settings.database_url)
         upgrade(settings.database_url)
     bind = f"{host or settings.host}:{port or settings.port}"
-
-    class Server(BaseApplication):  # type: ignore[misc]
-        def load_config(self) -> None:
-            self.cfg.set("bind", bind)
-            self.cfg.set("workers", processes)
-            self.cfg.set("worker_class", "gthread")
-            self.cfg.set("threads", settings.threads)
-            self.cfg.set("timeout", settings.request_timeout)
-            self.cfg.set("accesslog", None)  # the app logs each request, with its id (service/api/observe.py)
-            self.cfg.set("loglevel", settings.log_level)
-            self.cfg.set("logconfig_dict", gunicorn_logconfig(settings.log_level))
-            self.cfg.set("child_exit", _child_exit)
-
-        def load(self) -> Any:
-            return create_app(settings)
-
     click.echo(f"pitch: serving on http://{bind} with {_safe_url(settings.database_url)}")
-    Server().run()
+    run_gunicorn(settings, bind, processes, lambda: create_app(settings))
 
 
 def prepare_metrics_dir(processes: int) -> None:
@@ -78,13 +60,6 @@ def prepare_metrics_dir(processes: int) -> None:
             stale.unlink()
     elif processes > 1:
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pitch-metrics-")
-
-
-def _child_exit(_server: Any, worker: Any) -> None:
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
-        from prometheus_client import multiprocess
-
-        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
 def _safe_url(url: str) -> str:
@@ -198,6 +173,18 @@ def bench_replay(games: int, runs: int) -> None:
     click.echo(f"games: {figures.games}, events: {figures.events} ({figures.events / figures.games:.0f} per game), runs: {runs}")
     click.echo(f"replay (fold)          median {figures.fold_median:,.0f} events/s  (p10 {figures.fold_p10:,.0f}, p90 {figures.fold_p90:,.0f})")
     click.echo(f"replay (decode + fold) median {figures.decode_fold_median:,.0f} events/s")
+
+
+@bench.command("api")
+@click.option("--clients", default=8, show_default=True, help="Client threads playing at once, each on a keep-alive connection.")
+@click.option("--games", default=16, show_default=True, help="Complete games to play, over all clients.")
+@click.option("--workers", default=2, show_default=True, help="gunicorn processes (each with PITCH_THREADS threads, default 8).")
+@click.option("--database", default=None, help="Database URL to use (migrated; default: a throwaway database on postgresql://postgres@127.0.0.1:5432, dropped after).")
+def bench_api(clients: int, games: int, workers: int, database: str | None) -> None:
+    """Actions/s and latency over HTTP (gunicorn, PostgreSQL) beside a bare one-row insert endpoint."""
+    from service.cli_bench_api import run
+
+    run(clients, games, workers, database)
 
 
 main.add_command(replay)

@@ -68,6 +68,11 @@ class Settings:
     worker_metrics_port: int | None = None
 
     @property
+    def pool_size(self) -> int:
+        """Return the database connections a process keeps: one per request thread, job thread and the sweep."""
+        return self.threads + self.job_threads + 1
+
+    @property
     def is_sqlite(self) -> bool:
         """Tell whether the store is the embedded SQLite file."""
         return self.database_url.startswith("sqlite")

@@ -11,7 +11,10 @@ same connection settings:
   A connection marked with `deferred_begin` starts with a plain ``BEGIN``
   instead, which in WAL mode reads a snapshot without taking the write lock.
 - PostgreSQL through psycopg 3, with pre-ping so a restarted server does not
-  hand out dead pooled connections.
+  hand out dead pooled connections, and a pool that keeps as many connections
+  as the process has threads using it (``pool_size``): a connection beyond
+  the pool is closed when it is returned, so a busy process would otherwise
+  open and close a connection (a new server process) every few requests.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from sqlalchemy.pool import ConnectionPoolEntry
 
 BUSY_TIMEOUT_MS: Final = 10_000
 CONNECT_TIMEOUT_S: Final = 10
+DEFAULT_POOL_SIZE: Final = 5  # SQLAlchemy's own default, for tools and scripts
 DEFERRED_BEGIN_OPTION: Final = "pitch_deferred_begin"
 
 _POSTGRES_ALIASES: Final = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
@@ -49,14 +53,15 @@ def normalize_url(url: str | URL) -> URL:
     )
 
 
-def make_engine(url: str | URL) -> Engine:
-    """Build an engine for a SQLite file or a PostgreSQL database."""
+def make_engine(url: str | URL, pool_size: int = DEFAULT_POOL_SIZE) -> Engine:
+    """Build an engine for a SQLite file or a PostgreSQL database, keeping up to ``pool_size`` connections."""
     parsed = normalize_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed)
     return create_engine(
         parsed,
         pool_pre_ping=True,
+        pool_size=pool_size,
         connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
     )
 

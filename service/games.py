@@ -19,7 +19,7 @@ from domain.actions import command_from_action
 from domain.codec import encode
 from domain.decide import decide
 from domain.dealing import start_game
-from domain.errors import MalformedError
+from domain.errors import MalformedError, PitchError
 from domain.events import Event, SeatSpec
 from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
@@ -32,6 +32,7 @@ from service.errors import (
 )
 from service.hashing import canonical_json
 from service.metrics import Metrics, NoMetrics
+from service.seat_tokens import SeatTokens
 from service.state_cache import StateCache, fold
 from service.store import (
     ConcurrencyError, EventStore, FollowUp, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
@@ -75,6 +76,7 @@ class GameService:
         self.store = store
         self.metrics: Metrics = metrics or NoMetrics()
         self.states = StateCache(store, cache_size, self.metrics)
+        self.seats = SeatTokens(store, cache_size)
         # Called in the transaction of each change with the state it leads to (service/jobs.py
         # stores the computer move it calls for), then after the commit (and sends that move).
         self.with_change: Callable[[Connection, str, GameState], None] | None = None
@@ -135,7 +137,7 @@ class GameService:
         """Return the seat a token belongs to (None without a token); raise if it is not this game's."""
         if token is None:
             return None
-        seat = self.store.seat_for_token(game_id, hash_token(token))
+        seat = self.seats.seat_of(game_id, hash_token(token))
         if seat is None:
             raise UnauthorizedError("this token is not a seat of this game")
         return seat
@@ -156,28 +158,30 @@ class GameService:
         idempotency_key: str | None = None,
     ) -> ActionResult:
         """Take a seat's action at the version the client saw; return what it caused."""
-        self.load(game_id)
+        state = self.load(game_id)
         if token is None:
             raise UnauthorizedError("acting needs the seat's bearer token")
         seat = self.seat_of(game_id, token)
         assert seat is not None
-        return self._act(game_id, seat, expected_version, action, idempotency_key)
+        return self._act(game_id, seat, expected_version, action, idempotency_key, state)
 
     def act_as(self, game_id: str, seat: int, expected_version: int, action: dict[str, Any], key: str) -> int:
         """Take a computer seat's action at the version it was chosen for; return the new version."""
-        return self._act(game_id, seat, expected_version, action, key).version
+        return self._act(game_id, seat, expected_version, action, key, self.load(game_id)).version
 
     def _act(
         self, game_id: str, seat: int, expected_version: int, action: Mapping[str, Any],
-        idempotency_key: str | None,
+        idempotency_key: str | None, state: GameState,
     ) -> ActionResult:
+        """Decide and append an action on ``state``, the game as just read from its log.
+
+        A request already taken under its Idempotency-Key moved the game past its expected
+        version, so the key is looked up only when the version differs (the first answer,
+        or a key reused for another request) or the action is refused; otherwise the append
+        looks it up in its own transaction, which also answers a repeat that raced its first copy.
+        """
         fingerprint = _fingerprint(seat, expected_version, action)
-        earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
-        if earlier is not None:
-            return earlier
-        state = self.load(game_id)
         if expected_version != state.version:
-            # A repeat that raced its first copy: the first committed after the check above.
             earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
             if earlier is not None:
                 return earlier
@@ -185,8 +189,15 @@ class GameService:
             raise VersionConflictError(
                 f"the game is at version {state.version}, not {expected_version}", state.version,
             )
-        command = command_from_action(seat, action)
-        events = decide(state, command, _LazyDeals(self.store, game_id))
+        try:
+            command = command_from_action(seat, action)
+            events = decide(state, command, _LazyDeals(self.store, game_id))
+        except PitchError:
+            # A key used before for another request is refused as such, whatever this one asks.
+            earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+            if earlier is not None:
+                return earlier
+            raise
         after = replay(events, state)
         try:
             appended = self.store.append(
@@ -205,11 +216,11 @@ class GameService:
             ) from None
         if appended.replayed:
             self.metrics.idempotent_replay()
-        else:
-            self.metrics.events_appended(len(appended.events))
-            self.states.remember(game_id, after)
-            self._changed(game_id, after)
-        return self._result(game_id, seat, appended.events, appended.replayed)
+            return self._result(game_id, seat, appended.events, replayed=True)
+        self.metrics.events_appended(len(appended.events))
+        self.states.remember(game_id, after)
+        self._changed(game_id, after)
+        return self._result(game_id, seat, appended.events, replayed=False, state=after)
 
     def _earlier(
         self, game_id: str, seat: int, idempotency_key: str | None, fingerprint: str,
@@ -242,8 +253,10 @@ class GameService:
 
     def _result(
         self, game_id: str, seat: int, stored: Sequence[StoredEvent], replayed: bool,
+        state: GameState | None = None,
     ) -> ActionResult:
-        state = self.load(game_id)
+        """Return the events as ``seat`` may see them, hidden by ``state`` (else the game as it is now)."""
+        state = state or self.load(game_id)
         return ActionResult(
             version=stored[-1].version,
             events=[_shown(e, seat, state) for e in stored],

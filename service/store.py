@@ -45,6 +45,7 @@ ValueError before anything is written)::
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -200,6 +201,19 @@ class _Encoded:
 # that they can be told apart from other advisory locks (migrations use 0x7069746368).
 _POSITION_LOCK_SPACE = 0x5043
 _POSITION_SEQUENCE = "events_position_seq"  # the identity sequence of events.position
+_ANNOUNCE_POSITIONS = (
+    f"pg_advisory_xact_lock_shared((CAST({_POSITION_LOCK_SPACE} AS bigint) << 40)"
+    f" + coalesce(pg_sequence_last_value(CAST('{_POSITION_SEQUENCE}' AS regclass)), 0))"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _UsedKey:
+    """An idempotency key's row: the request it was first used for, and the versions that stored."""
+
+    fingerprint: str
+    first_version: int
+    last_version: int
 
 
 class EventStore:
@@ -312,13 +326,7 @@ class EventStore:
     def _announce_positions(self, conn: Connection) -> None:
         """PostgreSQL: hold, until this transaction ends, a lock keyed below every position it will take."""
         if self._postgres:
-            conn.execute(
-                sa.text(
-                    "SELECT pg_advisory_xact_lock_shared((CAST(:space AS bigint) << 40)"
-                    " + coalesce(pg_sequence_last_value(CAST(:sequence AS regclass)), 0))"
-                ),
-                {"space": _POSITION_LOCK_SPACE, "sequence": _POSITION_SEQUENCE},
-            )
+            conn.execute(sa.text(f"SELECT {_ANNOUNCE_POSITIONS}"))
 
     def _committed_bound(self, conn: Connection) -> int | None:
         """Return the highest position that no transaction in flight can still commit below (None: no bound).
@@ -389,17 +397,16 @@ class EventStore:
         encoded: Sequence[_Encoded],
         claim: tuple[str, str] | None,
     ) -> AppendResult:
-        current, previous_hash = _head(conn, game_id)
-        # The key is looked up after the head: under READ COMMITTED each
-        # statement sees a newer snapshot, so if a racing writer's events were
-        # seen above, the key it committed with them is seen here.
-        if claim is not None and (replay := _replay(conn, game_id, *claim)) is not None:
-            return replay
+        # One statement reads the head and the key, and on PostgreSQL takes the position
+        # lock: one snapshot, so if a racing writer's events are seen, the key it
+        # committed with them is seen too.
+        current, previous_hash, used = self._head_and_key(conn, game_id, None if claim is None else claim[0])
+        if claim is not None and used is not None:
+            return _replay_of(conn, game_id, claim[0], claim[1], used)
         if current != expected_version:
             raise ConcurrencyError(game_id, expected_version, current)
         now = self._now()
         key = None if claim is None else claim[0]
-        self._announce_positions(conn)
         stored = _insert_events(conn, game_id, current, previous_hash, encoded, now, key)
         if claim is not None:
             conn.execute(
@@ -414,15 +421,34 @@ class EventStore:
             )
         return AppendResult(stored, replayed=False)
 
+    def _head_and_key(self, conn: Connection, game_id: str, key: str | None) -> tuple[int, str, _UsedKey | None]:
+        """Return the game's version and hash, and what ``key`` was used for; on PostgreSQL, announce positions.
+
+        The position lock (see the module's docstring) is taken in the same statement,
+        before this transaction inserts anything.
+        """
+        statement = _head_and_key_statement(key is not None, self._postgres)
+        row = conn.execute(statement, {"game_id": game_id, "key": key}).one()
+        version, hash_ = (0, GENESIS_HASH) if row.version is None else (int(row.version), str(row.hash))
+        if key is None or row.fingerprint is None:
+            return version, hash_, None
+        return version, hash_, _UsedKey(row.fingerprint, int(row.first_version), int(row.last_version))
+
     @contextmanager
     def _transaction(self, read_only: bool = False) -> Iterator[Connection]:
         """Run a transaction, translating "cannot reach or use the database" errors.
 
         A read-only transaction does not take SQLite's write lock, so readers
-        never queue behind writers (WAL gives them a snapshot instead).
+        never queue behind writers (WAL gives them a snapshot instead). On
+        PostgreSQL, reads run without BEGIN and COMMIT (autocommit): under READ
+        COMMITTED every statement of a transaction takes a snapshot of its own
+        anyway, so those would only cost two round trips per read.
         """
         with unavailable_as_store_error():
             with self._engine.connect() as conn:
+                if read_only and self._postgres:
+                    yield conn.execution_options(isolation_level="AUTOCOMMIT")
+                    return
                 with (deferred_begin(conn) if read_only else conn).begin():
                     yield conn
 
@@ -506,17 +532,21 @@ def _insert_events(
     recorded_at: str,
     key: str | None,
 ) -> tuple[StoredEvent, ...]:
-    stored = []
+    rows: list[dict[str, Any]] = []
     for version, event in enumerate(encoded, start=after_version + 1):
         row: dict[str, Any] = {"game_id": game_id, "version": version, "type": event.type,
                                "schema_version": event.schema_version, "data": event.data,
                                "recorded_at": recorded_at}
         previous_hash = chain_hash(previous_hash, row)
-        row |= {"idempotency_key": key, "hash": previous_hash}
-        insert = sa.insert(events_table).values({**row, "data": event.data_json})
-        position: int = conn.execute(insert.returning(events_table.c.position)).scalar_one()
-        stored.append(StoredEvent(position=position, **row))
-    return tuple(stored)
+        rows.append(row | {"idempotency_key": key, "hash": previous_hash})
+    # One statement for the whole batch (SQLAlchemy's "insertmanyvalues"); positions are
+    # taken row by row, in version order, which the check below confirms.
+    returned = conn.execute(_INSERT_EVENTS, [{**row, "data": event.data_json} for row, event in zip(rows, encoded)])
+    positions = {int(r.version): int(r.position) for r in returned}
+    stored = tuple(StoredEvent(position=positions[row["version"]], **row) for row in rows)
+    if any(a.position >= b.position for a, b in zip(stored, stored[1:])):
+        raise StoreError(f"game {game_id!r}: the database gave positions out of version order; nothing was stored")
+    return stored
 
 
 def _replay(conn: Connection, game_id: str, key: str, fingerprint: str) -> AppendResult | None:
@@ -529,27 +559,66 @@ def _replay(conn: Connection, game_id: str, key: str, fingerprint: str) -> Appen
     ).one_or_none()
     if row is None:
         return None
-    if row.fingerprint != fingerprint:
+    return _replay_of(conn, game_id, key, fingerprint, _UsedKey(row.fingerprint, row.first_version, row.last_version))
+
+
+def _replay_of(conn: Connection, game_id: str, key: str, fingerprint: str, used: _UsedKey) -> AppendResult:
+    """Return the result first stored under `key`; raise if it was stored for another request."""
+    if used.fingerprint != fingerprint:
         raise IdempotencyKeyReusedError(
             f"idempotency key {key!r} was already used for a different request in game {game_id!r}"
         )
-    events = _select_events(conn, game_id, after=row.first_version - 1, through=row.last_version)
+    events = _select_events(conn, game_id, after=used.first_version - 1, through=used.last_version)
     return AppendResult(tuple(events), replayed=True)
 
 
 def _select_events(
     conn: Connection, game_id: str, after: int, through: int | None = None, limit: int | None = None
 ) -> list[StoredEvent]:
-    query = (
-        sa.select(events_table)
-        .where(events_table.c.game_id == game_id, events_table.c.version > after)
-        .order_by(events_table.c.version)
+    query = _select_events_statement(through is not None, limit is not None)
+    rows = conn.execute(query, {"game_id": game_id, "after": after, "through": through, "limit": limit})
+    return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in rows]
+
+
+# The statements of every request, built once: building SQLAlchemy constructs costs more
+# than running them on a warm connection.
+_INSERT_EVENTS = sa.insert(events_table).returning(events_table.c.version, events_table.c.position)
+
+
+@functools.cache
+def _select_events_statement(through: bool, limit: bool) -> sa.Select[Any]:
+    c = events_table.c
+    query = sa.select(events_table).where(c.game_id == sa.bindparam("game_id"), c.version > sa.bindparam("after"))
+    if through:
+        query = query.where(c.version <= sa.bindparam("through"))
+    query = query.order_by(c.version)
+    return query.limit(sa.bindparam("limit", type_=sa.Integer())) if limit else query
+
+
+@functools.cache
+def _head_and_key_statement(with_key: bool, postgres: bool) -> sa.Select[Any]:
+    c, k = events_table.c, idempotency_keys_table.c
+    head = (
+        sa.select(c.version, c.hash).where(c.game_id == sa.bindparam("game_id"))
+        .order_by(c.version.desc()).limit(1).subquery()
     )
-    if through is not None:
-        query = query.where(events_table.c.version <= through)
-    if limit is not None:
-        query = query.limit(limit)
-    return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in conn.execute(query)]
+    columns: list[Any] = [
+        sa.select(head.c.version).scalar_subquery().label("version"),
+        sa.select(head.c.hash).scalar_subquery().label("hash"),
+    ]
+    if with_key:
+        used = (
+            sa.select(k.fingerprint, k.first_version, k.last_version)
+            .where(k.game_id == sa.bindparam("game_id"), k.key == sa.bindparam("key")).subquery()
+        )
+        columns += [
+            sa.select(used.c.fingerprint).scalar_subquery().label("fingerprint"),
+            sa.select(used.c.first_version).scalar_subquery().label("first_version"),
+            sa.select(used.c.last_version).scalar_subquery().label("last_version"),
+        ]
+    if postgres:
+        columns.append(sa.literal_column(_ANNOUNCE_POSITIONS).label("announced"))
+    return sa.select(*columns)
 
 
 def _row_verifies(previous_hash: str, row: sa.Row[Any]) -> bool:
