@@ -94,6 +94,13 @@ def _canonical(data: Any) -> Any:
     return json.loads(canonical_json(data))
 
 
+def _same(stored: tuple[int, str, str] | None, acknowledged: tuple[int, str, str | None]) -> bool:
+    """Tell whether an acknowledged event (version, type, hash or None) is the stored one."""
+    if stored is None:
+        return False
+    return stored[:2] == acknowledged[:2] and acknowledged[2] in (None, stored[2])
+
+
 def check_players(engine: Engine, players: list[Player]) -> int:
     """Check every game the players touched, and that each of their 201s is in its log; return the events.
 
@@ -111,6 +118,7 @@ def check_players(engine: Engine, players: list[Player]) -> int:
         stored[game] = {e.version: (e.version, e.type, e.hash) for e in events}
     for ack in (a for p in players for a in p.acks):
         assert ack.events, ack
-        missing = [e for e in ack.events if stored[ack.sent.game].get(e[0]) != e]
+        # A hash of the deal being played is withheld (null) in the answer: compare it when shown.
+        missing = [e for e in ack.events if not _same(stored[ack.sent.game].get(e[0]), e)]
         assert not missing, f"acknowledged with 201 but not in the log of {ack.sent.game}: {missing}"
     return sum(len(s) for s in stored.values())

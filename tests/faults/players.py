@@ -66,7 +66,7 @@ class Ack:
     """An action answered 201, with the events the answer says were stored."""
 
     sent: Sent
-    events: tuple[tuple[int, str, str], ...]  # (version, type, hash)
+    events: tuple[tuple[int, str, str | None], ...]  # (version, type, hash: null while its deal is played)
 
 
 @dataclass
