@@ -18,15 +18,27 @@ from domain.events import (
 )
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_RECORD_FIELDS: dict[type, tuple[str, ...]] = {}  # each record class's field names, in order, read once
+
+
 def to_data(value: Any) -> Any:
     """Return a JSON-ready copy of an event or any value inside one."""
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: to_data(getattr(value, f.name)) for f in fields(value)}
-    if isinstance(value, (tuple, list)):
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is tuple or kind is list:
         return [to_data(v) for v in value]
-    if isinstance(value, Mapping):
-        return {k: to_data(v) for k, v in value.items()}
-    return value
+    names = _RECORD_FIELDS.get(kind)
+    if names is None:
+        if not is_dataclass(value) or isinstance(value, type):
+            if isinstance(value, (tuple, list)):
+                return [to_data(v) for v in value]
+            if isinstance(value, Mapping):
+                return {k: to_data(v) for k, v in value.items()}
+            return value
+        names = _RECORD_FIELDS.setdefault(kind, tuple(f.name for f in fields(value)))
+    return {name: to_data(getattr(value, name)) for name in names}
 
 
 def encode(event: Event) -> tuple[str, dict[str, Any]]:

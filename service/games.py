@@ -256,7 +256,7 @@ class GameService:
         state: GameState | None = None,
     ) -> ActionResult:
         """Return the events as ``seat`` may see them, hidden by ``state`` (else the game as it is now)."""
-        state = state or self.load(game_id)
+        state = self.load(game_id) if state is None else state
         return ActionResult(
             version=stored[-1].version,
             events=[_shown(e, seat, state) for e in stored],

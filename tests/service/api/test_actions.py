@@ -125,3 +125,17 @@ def test_the_same_idempotency_key_with_another_body_is_refused(client: FlaskClie
     assert response.status_code == 422
     assert response.get_json()["type"] == "/problems/idempotency-key-reused"
     assert _event_count(client, game) == 3
+
+
+def test_a_key_used_before_is_refused_at_the_current_version_too(client: FlaskClient) -> None:
+    game = ApiGame.create(client)
+    seat = game.to_act()
+    game.act(seat, {"type": "pass"}, version=2, **{"Idempotency-Key": "k-3"})
+    following = (seat + 1) % 4
+    legal = game.act(following, {"type": "pass"}, version=3, **{"Idempotency-Key": "k-3"})
+    illegal = game.act(seat, {"type": "pass"}, version=3, **{"Idempotency-Key": "k-3"})  # not its turn
+    malformed = game.act(following, {"type": "bid"}, version=3, **{"Idempotency-Key": "k-3"})
+    for response in (legal, illegal, malformed):
+        assert response.status_code == 422, response.get_json()
+        assert response.get_json()["type"] == "/problems/idempotency-key-reused"
+    assert _event_count(client, game) == 3
