@@ -62,6 +62,35 @@ class Knowledge:
         """Return the version of the game this knowledge is of."""
         return self.state.version
 
+    @property
+    def stock_room(self) -> int:
+        """Return how many unseen cards nobody holds: the stock's, plus every hidden place's."""
+        hand = self.state.hand
+        if hand is None:
+            return 0
+        extra = hand.extra
+        hidden = (
+            sum(c == HIDDEN for c in extra.kitty) + sum(c == HIDDEN for row in extra.blind for c in row)
+            + sum(c == HIDDEN for pile in extra.discards for c in pile)
+        )
+        return self.stock_size + hidden
+
+    def known_dealt(self) -> tuple[tuple[str, ...], ...]:
+        """Return what each seat is known to have been dealt: the seat's own, the cards the others played."""
+        hand = self.state.hand
+        if hand is None:
+            return ()
+        played_by = _played_by(hand)
+        return tuple(
+            hand.dealt[s] if s == self.seat else tuple(played_by.get(s, ())) for s in range(len(hand.cards))
+        )
+
+    def capacity(self) -> dict[int, int]:
+        """Return how many unseen cards each holder receives: each other seat, then the stock (``STOCK``)."""
+        found = {s: n for s, n in enumerate(self.hand_sizes) if s != self.seat}
+        found[STOCK] = self.stock_room
+        return found
+
     def sample(self, rng: Rng) -> GameState:
         """Return a full state: the seen cards as they are, the unseen dealt again at random.
 
@@ -71,28 +100,41 @@ class Knowledge:
         hand = self.state.hand
         if hand is None or not self.unseen:
             return self.state
-        capacity = {s: n for s, n in enumerate(self.hand_sizes) if s != self.seat}
-        extra = hand.extra
-        hidden = (
-            sum(c == HIDDEN for c in extra.kitty) + sum(c == HIDDEN for row in extra.blind for c in row)
-            + sum(c == HIDDEN for pile in extra.discards for c in pile)
-        )
-        capacity[STOCK] = self.stock_size + hidden
+        return self.world(self.deal(rng))
+
+    def deal(self, rng: Rng) -> dict[int, list[str]]:
+        """Return a random deal of the unseen cards: each holder's cards (see ``capacity``).
+
+        The stock's cards come in random order; the seats' in any order.
+        """
+        hand = self.state.hand
+        capacity = self.capacity()
+        if any(self.voids) and hand is not None and hand.trump is not None:
+            return _deal_with_voids(self, trump_order(self.state.rules, hand.trump), capacity, rng)
+        pool = list(self.unseen)
+        rng.shuffle(pool)
         dealt: dict[int, list[str]] = {}
-        if any(self.voids) and hand.trump is not None:
-            dealt = _deal_with_voids(self, trump_order(self.state.rules, hand.trump), capacity, rng)
-        else:
-            pool = list(self.unseen)
-            rng.shuffle(pool)
-            at = 0
-            for holder, count in capacity.items():
-                dealt[holder] = pool[at:at + count]
-                at += count
+        at = 0
+        for holder, count in capacity.items():
+            dealt[holder] = pool[at:at + count]
+            at += count
+        return dealt
+
+    def world(self, dealt: dict[int, list[str]]) -> GameState:
+        """Return the full state in which the unseen cards lie as ``dealt`` says (see ``deal``).
+
+        Each seat holds its cards in deck order; the stock's first cards fill the hidden
+        places (kitty, face-down rows, others' discards) and the rest stay in deck order.
+        """
+        hand = self.state.hand
+        if hand is None or not self.unseen:
+            return self.state
+        extra = hand.extra
         rank = {card: i for i, card in enumerate(self.unseen)}
         played_by = _played_by(hand)
         cards = list(hand.cards)
         dealt_cards = list(hand.dealt)
-        for s in capacity:
+        for s in dealt:
             if s == STOCK:
                 continue
             mine = tuple(sorted(dealt[s], key=rank.__getitem__))

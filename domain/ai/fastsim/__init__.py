@@ -19,20 +19,23 @@ from typing import Sequence
 
 import numpy as np
 
-from domain.ai.fastsim.hand_score import HandResult, hand_result
+from domain.ai.fastsim.batch import O_STATUS, UNSCORED
+from domain.ai.fastsim.deals import Deals, auction_rows, deal, play_rows
+from domain.ai.fastsim.hand_score import HandResult, hand_result, score_rows
 from domain.ai.fastsim.kernel import (
     ERROR_ILLEGAL, ERROR_STUCK, POLICY_FORCED, POLICY_LEVEL3, POLICY_RANDOM, S_PLAYS, S_TRICKS, WORK_ROWS,
     WORK_WIDTH,
     playout, playouts,
 )
-from domain.ai.fastsim.position import Position, is_supported, position_of
+from domain.ai.fastsim.position import Position, is_supported, plays_at_once, position_of
 from domain.ai.fastsim.tables import CARDS, INDEX, N_CARDS, SIDES
 from domain.errors import IllegalActionError
 from domain.state import GameState
 
 __all__ = [
-    "POLICY_FORCED", "POLICY_LEVEL3", "POLICY_RANDOM", "HandResult", "Playout", "Position",
-    "finish", "is_supported", "play", "play_on", "position_of", "run_many", "warm",
+    "ERROR_STUCK", "O_STATUS", "POLICY_FORCED", "POLICY_LEVEL3", "POLICY_RANDOM", "UNSCORED", "Deals",
+    "HandResult", "Playout", "Position", "auction_rows", "deal", "finish", "is_supported", "play",
+    "play_on", "plays_at_once", "position_of", "run_many", "score_rows", "warm",
 ]
 
 

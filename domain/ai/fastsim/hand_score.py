@@ -13,6 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
+from domain.ai.fastsim.batch import O_MAKERS, O_STATUS
 from domain.game_over import may_win, progress
 from domain.rules import Rules
 
@@ -86,3 +90,29 @@ def hand_result(
                 change[side] = short - before[side]
     changes = tuple(-c for c in change) if rules.count_down else tuple(change)
     return HandResult(tuple(taken), tuple(tricks), changes, made)
+
+
+def score_rows(
+    rules: Rules, rows: npt.NDArray[np.int64], scores: Sequence[int],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Return each outcome row's score changes per side and whether its bid made (batch.py's rows).
+
+    A thrown-in hand (UNSCORED) and a row the kernel could not play change nothing. Each
+    distinct row is scored once by ``hand_result``: a few dozen for thousands of playouts.
+    """
+    flat = rows.reshape(-1, rows.shape[-1])
+    changes = np.zeros((flat.shape[0], rules.sides), dtype=np.float64)
+    made = np.zeros(flat.shape[0], dtype=np.bool_)
+    played = flat[:, O_STATUS] >= 0
+    if played.any():
+        keys, inverse = np.unique(flat[played, O_MAKERS:], axis=0, return_inverse=True)
+        sides = rules.sides
+        found = [
+            hand_result(rules, int(k[0]), int(k[1]), k[2:2 + sides].tolist(), k[2 + sides:].tolist(), scores)
+            for k in keys
+        ]
+        table = np.array([r.changes for r in found], dtype=np.float64)
+        changes[played] = table[inverse.reshape(-1)]
+        made[played] = np.array([r.bid_made for r in found], dtype=np.bool_)[inverse.reshape(-1)]
+    shape = rows.shape[:-1]
+    return changes.reshape(shape + (rules.sides,)), made.reshape(shape)
