@@ -25,7 +25,7 @@ import numpy as np
 
 from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS, UNSCORED, give_cards
 from domain.ai.fastsim.kernel import (
-    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, _bits,
+    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, _bits, _nth_bit,
     _playout, inline, jit,
 )
 from domain.ai.fastsim.tables import GAME, M_TRUMP, TRUMP
@@ -89,17 +89,21 @@ def suit_value(cards: Any, masks: Any, info: Any, held: int, original_owner: boo
     jack = info[I_JACK]
     if _has(trumps, jack):
         protected = n >= 3
-        for c in range(cards.shape[1]):
-            if (trumps >> c) & 1 and cards[TRUMP, c] > cards[TRUMP, jack]:
+        rest = trumps
+        while rest and not protected:
+            c = _nth_bit(rest, 0)
+            rest &= rest - 1
+            if cards[TRUMP, c] > cards[TRUMP, jack]:
                 protected = True
         value += 0.75 if protected else 0.4
     count = 0
-    for c in range(cards.shape[1]):
-        if (held >> c) & 1:
-            count += cards[GAME, c]
+    rest = held
+    while rest:
+        count += cards[GAME, _nth_bit(rest, 0)]
+        rest &= rest - 1
     value += min(0.8, count / 25 + 0.1 * n)
     value += 0.3 * max(0, n - 2)
-    return value
+    return value  # type: ignore[no-any-return]
 
 
 @inline
@@ -164,7 +168,7 @@ def _level3_call(a: Any, b: Any, seat: int, value: float) -> int:
     if maker >= 0 and maker % a[A_SIDES] == seat % a[A_SIDES]:
         worth = worth if value >= max(high, 0) + 1.5 else 0
     best = min(worth, a[A_HIGHEST])
-    return best if best >= low else -1  # type: ignore[no-any-return]
+    return best if best >= low else -1
 
 
 @jit

@@ -11,6 +11,7 @@ and plays the hand (auction.py). Rows are batch.py's outcome rows.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -134,8 +135,14 @@ def suits_of(rules: Rules) -> Suits:
     if entry is None or entry[0] is not rules:
         if len(_SUITS) >= 64:
             _SUITS.clear()
-        entry = _SUITS[id(rules)] = (rules, _build_suits(rules))
+        entry = _SUITS[id(rules)] = (rules, _suits_by_value(rules))
     return entry[1]
+
+
+@lru_cache(maxsize=64)
+def _suits_by_value(rules: Rules) -> Suits:
+    """Return the stacked tables of ``rules``, shared by every equal Rules (each replay makes one)."""
+    return _build_suits(rules)
 
 
 def _build_suits(rules: Rules) -> Suits:
