@@ -37,6 +37,7 @@ from domain.legal import legal_commands
 from domain.codec import decode, encode
 from domain.evolve import evolve, replay
 from domain.state import BIDDING, INITIAL, PLAYING, GameState
+from service.kernel_cache import refresh_kernel_cache
 from service.simulate import random_game
 
 
@@ -183,6 +184,7 @@ def bench_ai(
 ) -> AiFigures:
     """Time playouts on the reducers, the fast simulator and C; rollouts of whole hands; hints at each level."""
     began = time.perf_counter()
+    refresh_kernel_cache()
     fastsim.warm()
     warm_seconds = time.perf_counter() - began
     leads = first_leads(8)

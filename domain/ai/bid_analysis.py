@@ -2,11 +2,12 @@
 
 The seat bids, the other seats pass when they may (the question is whether this bid
 makes if it stands), the seat names each suit it may in turn and the hand is played out
-by the rollout policy, on deals of the unseen cards (montecarlo.py's). At a table whose
-play starts once trump is declared (``fastsim.plays_at_once``, without nine-five) the
-passing is the same on every deal, so it is walked once on the seat's public state and
-every suit's play runs in the compiled kernel, thousands of deals in one call; other
-tables play each deal on the reference reducers (rollout.py), ``reference_samples`` of them.
+by the rollout policy, on deals of the unseen cards (montecarlo.py's). Where the kernel
+plays hands from the deal (montecarlo.py ``declares_from_deal``, without nine-five)
+the passing is the same on every deal, so it is walked once on the seat's public state
+and every suit's kitty, discards and play run in the compiled kernel, thousands of
+deals in one call; other tables play each deal on the reference reducers (rollout.py),
+``reference_samples`` of them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from domain.actions import DeclareTrump, MakeBid, Pass
 from domain.ai import fastsim
 from domain.ai.knowledge import Knowledge
-from domain.ai.montecarlo import play_start, seed_of
+from domain.ai.montecarlo import declares_from_deal, seed_of
 from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
 from domain.ai.rollout import outcome, step
@@ -93,13 +94,13 @@ def _others_pass(world: GameState, policy: Policy, rng: Rng) -> GameState:
 def _kernel_chances(knowledge: Knowledge, bid: MakeBid, deals: fastsim.Deals) -> list[BidChance] | None:
     """Return the bid's chances from the kernel, None when the table is off its routes.
 
-    With the play starting once trump is declared and no card deciding whether a seat
-    may pass (no nine-five), the auction after the bid is the same on every deal: it is
-    walked once on the seat's public state, and only the play runs on each deal.
+    With no card deciding whether a seat may pass (no nine-five), the auction after the
+    bid is the same on every deal: it is walked once on the seat's public state, and the
+    kitty, the discards and the play run on each deal for each suit.
     """
     state = knowledge.state
     rules = state.rules
-    if not fastsim.plays_at_once(rules) or rules.nine_five or state.hand is None or state.hand.extra.ran:
+    if not declares_from_deal(state) or rules.nine_five or state.hand is None or state.hand.extra.ran:
         return None
     public, _ = step(state, bid)
     while public.phase == BIDDING and public.to_act is not None:
@@ -110,14 +111,10 @@ def _kernel_chances(knowledge: Knowledge, bid: MakeBid, deals: fastsim.Deals) ->
     hand = public.hand
     if hand is None or hand.maker != bid.seat or public.to_act != bid.seat or public.phase != DECLARING:
         return None
-    chances: list[BidChance] = []
-    for command in legal_commands(public, bid.seat):
-        after = play_start(public, command) if isinstance(command, DeclareTrump) else None
-        if after is None:
-            return None
-        rows = fastsim.play_rows(after, knowledge, deals, [None])
-        _, made = fastsim.score_rows(rules, rows, state.scores)
-        ok = rows[:, 0, fastsim.O_STATUS] >= 0
-        assert isinstance(command, DeclareTrump)
-        chances.append(BidChance(command.suit, int(made[ok, 0].sum()), int(ok.sum())))
-    return chances
+    suits = [c.suit for c in legal_commands(public, bid.seat) if isinstance(c, DeclareTrump)]
+    rows = fastsim.declare_rows(knowledge, deals, suits, bid.amount)
+    _, made = fastsim.score_rows(rules, rows, state.scores)
+    ok = rows[:, :, fastsim.O_STATUS] >= 0
+    return [
+        BidChance(suit, int((made[:, j] & ok[:, j]).sum()), int(ok[:, j].sum())) for j, suit in enumerate(suits)
+    ]

@@ -19,7 +19,11 @@ may see yet: the kitty before the maker takes it, every face-down row (001 "Fish
 not even its owner sees it) and the other seats' discards, each card replaced by
 ``HIDDEN`` so that their counts and positions stay public. ``Knowledge.sample`` deals
 every unseen card again at random, respecting hand sizes and voids, and returns a full
-state to play out. ``card_counter`` is the view's card counter (000 "Card counter").
+state to play out: ``deal`` draws the deal, ``world`` builds the state from it. This
+``deal`` is the reference of the compiled dealer (domain/ai/fastsim/dealer.py), which
+the Monte Carlo players use to draw thousands of deals at once; a test gives both the
+same random numbers and compares their deals. ``card_counter`` is the view's card
+counter (000 "Card counter").
 """
 
 from __future__ import annotations

@@ -17,11 +17,12 @@ kernel (domain/ai/fastsim), many at a time, by one of these routes:
 | the seat is | the actions | route |
 | --- | --- | --- |
 | playing, trump known (no face-down cards, no revoke penalty) | each card | the play of every deal after each card (fastsim batch.py) |
-| declaring, at a table whose play starts once trump is declared (``fastsim.plays_at_once``) | each suit | the play of every deal from the first lead |
-| bidding, at such a table (and without nine-five, before a run) | each bid and the pass | the rest of the auction, trump and the play, by level 3 (fastsim auction.py) |
+| declaring, trump declared by the maker (``fastsim.plays_from_deal``: not trump-only, no face-down cards, no revoke penalty) | each suit | the kitty, the discards and refills, and the play of every deal (fastsim fromdeal.py) |
+| bidding, at such a table (without nine-five, before a run) | each bid and the pass | the rest of the auction and trump by level 3 (fastsim auction.py), then as above |
 
-Every other action (a discard, a kitty, the first lead that sets trump, a face-down card,
-a claim, a run, a set, a misdeal) is played out on the reference reducers (rollout.py),
+Every other action (a discard, the first lead that sets trump, a face-down card, a
+claim, a run, a set, a misdeal), and every action at the tables the kernel declines,
+is played out on the reference reducers (rollout.py),
 one deal at a time, on the first ``Sampling.reference`` of the same deals. Both give the
 same result for the same deal (tests/domain/ai/test_fastsim.py, test_auction.py).
 """
@@ -33,11 +34,10 @@ from dataclasses import dataclass
 
 from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
 from domain.ai import fastsim
-from domain.ai.knowledge import Knowledge
+from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
-from domain.ai.rollout import outcome, side_values, step
-from domain.errors import IllegalActionError
+from domain.ai.rollout import outcome, side_values
 from domain.legal import legal_commands
 from domain.state import BIDDING, DECLARING, PLAYING, GameState
 
@@ -67,12 +67,22 @@ class Sampling:
     """How many deals to play: ``deals`` first, then more, up to ``most``, until every
     kernel-played action's expected points have a standard error of at most ``error``
     (None: ``deals`` only); actions off the kernel's routes play the first ``reference``.
+
+    ``playouts`` (0: no such limit) caps the deals further to that many hands played in
+    all, so that a seat with many legal bids (the big games) still answers in time.
     """
 
     deals: int
     most: int = 0
     error: float | None = None
     reference: int | None = None
+    playouts: int = 0
+
+    def most_for(self, actions: int) -> int:
+        """Return the most deals to play when ``actions`` actions are tried on each."""
+        if not self.playouts or not actions:
+            return self.most
+        return min(self.most, max(self.deals, self.playouts // actions))
 
 
 def estimates(
@@ -89,12 +99,13 @@ def estimates(
     reference = plan.deals if plan.reference is None or not fast else min(plan.deals, plan.reference)
     deals = fastsim.deal(knowledge, plan.deals, seed_of(rng))
     values, picked = _play(knowledge, commands, deals, policy, rng, fast, reference)
+    most = plan.most_for(len(picked))
     while plan.error is not None and picked:
         error = values.worst_error(picked)
         n = values.deals
-        if error <= plan.error or n >= plan.most:
+        if error <= plan.error or n >= most:
             break
-        wanted = min(plan.most, math.ceil(n * (error / plan.error) ** 2 * 1.1))
+        wanted = min(most, math.ceil(n * (error / plan.error) ** 2 * 1.1))
         more, _ = _play(knowledge, commands, fastsim.deal(knowledge, wanted - n, seed_of(rng)), policy, rng, fast, 0)
         values.extend(more)
     return [Estimate(command, *_reorder(found)) for command, found in zip(commands, values.summaries())]
@@ -141,14 +152,12 @@ def _kernel_values(
         firsts = [c.card for c in commands if isinstance(c, PlayCard)]
         if firsts:
             values.add_rows(picked, fastsim.play_rows(state, knowledge, deals, firsts), rules, side, state.scores)
-    elif hand.phase == DECLARING and fastsim.plays_at_once(rules):
-        for j, command in enumerate(commands):
-            after = play_start(state, command)
-            if isinstance(command, DeclareTrump) and after is not None:
-                picked.append(j)
-                values.add_rows([j], fastsim.play_rows(after, knowledge, deals, [None]), rules, side, state.scores)
+    elif hand.phase == DECLARING and declares_from_deal(state):
+        picked = [j for j, c in enumerate(commands) if isinstance(c, DeclareTrump)]
+        suits = [c.suit for c in commands if isinstance(c, DeclareTrump)]
+        values.add_rows(picked, fastsim.declare_rows(knowledge, deals, suits), rules, side, state.scores)
     elif (
-        hand.phase == BIDDING and fastsim.plays_at_once(rules) and not rules.nine_five
+        hand.phase == BIDDING and fastsim.plays_from_deal(rules) and not rules.nine_five
         and not hand.extra.ran and rules.bidding != "none"
     ):
         calls: list[int | None] = []
@@ -161,15 +170,17 @@ def _kernel_values(
     return picked
 
 
-def play_start(state: GameState, command: Command) -> GameState | None:
-    """Return the public state after ``command`` when it starts a play the kernel can take from the deal."""
-    try:
-        after, scored = step(state, command)
-    except IllegalActionError:
-        return None
-    if scored is not None or after.phase != PLAYING or not fastsim.is_supported(after):
-        return None
-    return after
+def declares_from_deal(state: GameState) -> bool:
+    """Tell whether the kernel plays the hand from a declaring seat's state (fastsim ``plays_from_deal``).
+
+    Not when a kitty still to come could change which suits may be named (``need_suit``).
+    """
+    rules = state.rules
+    hand = state.hand
+    return (
+        fastsim.plays_from_deal(rules) and hand is not None
+        and not (rules.need_suit and any(c == HIDDEN for c in hand.extra.kitty))
+    )
 
 
 def best(found: list[Estimate]) -> Estimate:

@@ -6,15 +6,17 @@ player may see is decided in one place. Levels (000 "Computer Players"):
 | level | how it chooses | deals sampled (compiled kernel) | standard error aimed at | deals on the reducers |
 | --- | --- | --- | --- | --- |
 | 1, 2 | simple (policies.py) | 32 | - | 16 |
-| 3 | rule-based (policies.py) | 64, up to 300 | 0.35 points | 16 |
-| 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 | 0.25 points | 16 |
-| 5 | the same | 192, up to 1,500 | 0.15 points | 40 |
-| 6 | the same | 256, up to 4,000 | 0.10 points | 100 |
+| 3 | rule-based (policies.py) | 64, up to 300 (1,200 hands) | 0.35 points | 16 |
+| 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (2,000 hands) | 0.25 points | 16 |
+| 5 | the same | 192, up to 1,500 (6,000 hands) | 0.15 points | 40 |
+| 6 | the same | 256, up to 4,000 (16,000 hands) | 0.10 points | 100 |
 
 Deals are played in the compiled kernel where montecarlo.py's routes allow, more of
-them until every action's expected points have the standard error aimed at (or the
-most deals are played); actions off those routes are played out on the reference
-reducers with the last column's deals. A hint names a level's choice and, for every
+them until every action's expected points have the standard error aimed at, or the
+most deals are played (fewer when there are many actions: no more hands in all than
+the parenthesis says); actions off those routes are played out on the reference
+reducers with the last column's deals. Where a hand holds many points (Pedro's 14,
+Sixty-three's 63) the limit comes before the standard error aimed at. A hint names a level's choice and, for every
 legal action, the expected points of the seat's side with their standard error,
 estimated with the level's deals. A bid analysis plays ``BID_DEALS`` deals per trump suit.
 """
@@ -35,10 +37,10 @@ LEVELS = (1, 2, 3, 4, 5, 6)
 PLANS = {
     1: Sampling(32, reference=16),
     2: Sampling(32, reference=16),
-    3: Sampling(64, most=300, error=0.35, reference=16),
-    4: Sampling(96, most=500, error=0.25, reference=16),
-    5: Sampling(192, most=1500, error=0.15, reference=40),
-    6: Sampling(256, most=4000, error=0.10, reference=100),
+    3: Sampling(64, most=300, error=0.35, reference=16, playouts=1200),
+    4: Sampling(96, most=500, error=0.25, reference=16, playouts=2000),
+    5: Sampling(192, most=1500, error=0.15, reference=40, playouts=6000),
+    6: Sampling(256, most=4000, error=0.10, reference=100, playouts=16000),
 }
 BID_DEALS = {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1500}
 ROLLOUT_POLICY: Policy = level3

@@ -20,14 +20,15 @@ from typing import Sequence
 import numpy as np
 
 from domain.ai.fastsim.batch import O_STATUS, UNSCORED
-from domain.ai.fastsim.deals import Deals, auction_rows, deal, play_rows
+from domain.ai.fastsim.deals import Deals, deal, play_rows
 from domain.ai.fastsim.hand_score import HandResult, hand_result, score_rows
 from domain.ai.fastsim.kernel import (
     ERROR_ILLEGAL, ERROR_STUCK, POLICY_FORCED, POLICY_LEVEL3, POLICY_RANDOM, S_PLAYS, S_TRICKS, WORK_ROWS,
     WORK_WIDTH,
     playout, playouts,
 )
-from domain.ai.fastsim.position import Position, is_supported, plays_at_once, position_of
+from domain.ai.fastsim.position import Position, is_supported, plays_from_deal, position_of
+from domain.ai.fastsim.starts import auction_rows, declare_rows
 from domain.ai.fastsim.tables import CARDS, INDEX, N_CARDS, SIDES
 from domain.ai.fastsim.values import Values
 from domain.errors import IllegalActionError
@@ -35,8 +36,8 @@ from domain.state import GameState
 
 __all__ = [
     "O_STATUS", "POLICY_FORCED", "POLICY_LEVEL3", "POLICY_RANDOM", "UNSCORED", "Deals", "HandResult",
-    "Playout", "Position", "Values", "auction_rows", "deal", "is_supported", "play", "play_on",
-    "play_rows", "plays_at_once", "position_of", "run_many", "score_rows", "warm",
+    "Playout", "Position", "Values", "auction_rows", "deal", "declare_rows", "is_supported", "play",
+    "play_on", "play_rows", "plays_from_deal", "position_of", "run_many", "score_rows", "warm",
 ]
 
 
@@ -158,7 +159,7 @@ def warm(state: GameState | None = None) -> None:
     )
     from domain.ai.knowledge import knowledge_of
     from domain.legal import legal_commands
-    from domain.state import BIDDING
+    from domain.state import BIDDING, DECLARING
 
     for start in warm_states():
         seat = start.to_act
@@ -167,6 +168,8 @@ def warm(state: GameState | None = None) -> None:
         deals = deal(known, 2, 1)
         if start.hand.phase == BIDDING:
             rows = auction_rows(known, deals, [None])
+        elif start.hand.phase == DECLARING:
+            rows = declare_rows(known, deals, ["S"])
         elif is_supported(start):
             cards = [getattr(c, "card", None) for c in legal_commands(start, seat)]
             rows = play_rows(known.state, known, deals, [c for c in cards if isinstance(c, str)][:1])

@@ -1,33 +1,24 @@
-"""The rest of an auction by level 3's rules, trump named by them, and the hand played out.
+"""The rest of an auction by level 3's rules, and the trump level 3 names, compiled.
 
 For the Monte Carlo players' bids (000 "Computer Players": try each legal action, play
 the deal to the end): after the seat's bid or pass, every later bidder calls by level
 3's bidding rules (domain/ai/policies.py ``_bid``, from tactics.py ``suit_value`` of its
 best suit), the auction goes as domain/bidding.py says (one round or rounds, the
 dealer's steal, a stuck dealer, a sealed smudge, a thrown-in deal when everyone passes
-with ``stick_dealer = "off"``), the maker names the suit its hand values most (policies
-``_declare``; ``need_suit`` keeps to the suits it holds) and the hand is played by level
-3 from the first lead (kernel.py). Only the tables whose play starts at once when trump
-is declared come here (montecarlo.py's ``plays_at_once``: no kitty, no discarding, trump
-declared, no trump-only play, no nine-five, no face-down cards, no revoke penalty), and
-only before the dealer ran it; tests/domain/ai/test_auction.py checks every step
-against the reducers and level 3.
+with ``stick_dealer = "off"``), and the maker names the suit its hand values most
+(policies ``_declare``; ``need_suit`` keeps to the suits it holds). fromdeal.py plays the
+hand on from there. Not for nine-five (a seat's cards decide its calls) nor once the
+dealer ran it; tests/domain/ai/test_auction.py checks every step against the reducers
+and level 3.
 
-The settings (A_*) and the suit facts (the ``info`` rows, I_*) come from deals.py; the
-tables of the four possible trumps are stacked in suit order S H D C.
+The settings (A_*) and the suit facts (the ``info`` rows, I_*) come from deals.py.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS, UNSCORED, give_cards
-from domain.ai.fastsim.kernel import (
-    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, _bits, _nth_bit,
-    _playout, inline, jit,
-)
+from domain.ai.fastsim.kernel import _bits, _nth_bit, inline, jit
 from domain.ai.fastsim.tables import GAME, M_TRUMP, TRUMP
 
 # Slots of the auction's settings.
@@ -171,93 +162,31 @@ def _level3_call(a: Any, b: Any, seat: int, value: float) -> int:
     return best if best >= low else -1
 
 
-@jit
-def auction_deals(
-    cards4: Any, config4: Any, masks4: Any, info: Any, printed: Any, settings: Any, auction0: Any,
-    hands0: Any, owner0: Any, unseen: Any, holders: Any, calls: Any, out: Any,
-) -> None:
-    """For every deal and every first call in ``calls`` (-1: pass), finish the auction and play the hand; fill ``out``."""
-    players = settings[A_PLAYERS]
-    sides = settings[A_SIDES]
-    base = np.zeros(players, dtype=np.int64)
-    for s in range(players):
-        for i in range(hands0.shape[1]):
-            if hands0[s, i] >= 0:
-                base[s] += 1
-    total = 0
-    for s in range(players):
-        total += base[s]
-    for k in range(holders.shape[1]):
-        if holders[0, k] < players:
-            total += 1
-    hands = hands0.copy()
-    owner = owner0.copy()
-    held = np.zeros(players, dtype=np.int64)
-    values = np.zeros((players, 4))
-    b = auction0.copy()
-    st = np.zeros(S_SIZE, dtype=np.int64)
-    play_card = np.full(total, -1, dtype=np.int64)
-    play_seat = np.full(total, -1, dtype=np.int64)
-    play_trick = np.full(total, -1, dtype=np.int64)
-    winners = np.full(total + 1, -1, dtype=np.int64)
-    forced = np.zeros(1, dtype=np.int64)
-    rng = np.ones(1, dtype=np.uint64)
-    points = np.zeros(sides, dtype=np.int64)
-    tricks = np.zeros(sides, dtype=np.int64)
-    no_record = np.zeros(0, dtype=np.int64)
-    work = np.empty((WORK_ROWS, WORK_WIDTH), dtype=np.int64)
-    original_owner = settings[A_ORIGINAL_OWNER] == 1
-    for d in range(holders.shape[0]):
-        hands[:, :] = hands0
-        owner[:] = owner0
-        give_cards(hands, owner, base, unseen, holders[d], players)
-        for s in range(players):
-            held[s] = 0
-            for i in range(hands.shape[1]):
-                if hands[s, i] >= 0:
-                    held[s] |= 1 << hands[s, i]
-            for t in range(4):
-                values[s, t] = suit_value(cards4[t], masks4[t], info[t], held[s], original_owner)
-        for j in range(calls.shape[0]):
-            row = out[d, j]
-            b[:] = auction0
-            _call(b, auction0[B_TO_ACT], calls[j])
-            while True:
-                seat = _next_bidder(settings, b)
-                if seat < 0:
-                    break
-                best = values[seat, 0]
-                for t in range(1, 4):
-                    if values[seat, t] > best:
-                        best = values[seat, t]
-                _call(b, seat, _level3_call(settings, b, seat, best))
-            maker = b[B_MAKER]
-            for c in range(row.shape[0]):
-                row[c] = 0
-            if maker < 0:
-                row[O_STATUS] = UNSCORED
-                continue
-            trump = -1
-            for t in range(4):
-                if settings[A_NEED_SUIT] == 1 and not held[maker] & printed[t]:
-                    continue
-                if trump < 0 or values[maker, t] > values[maker, trump]:
-                    trump = t
-            if trump < 0:
-                row[O_STATUS] = ERROR_STUCK
-                continue
-            leader = maker if settings[A_MAKER_LEADS] == 1 else (maker + 1) % players
-            st[:] = 0
-            st[S_TO_ACT] = leader
-            st[S_LEADER] = leader
-            st[S_MAKERS] = maker % sides
-            made = _playout(
-                cards4[trump], config4[trump], masks4[trump], hands, owner, st, play_card, play_seat, play_trick,
-                winners, forced, 0, POLICY_LEVEL3, rng, points, tricks, no_record, work,
-            )
-            row[O_STATUS] = made
-            row[O_MAKERS] = maker % sides
-            row[O_BID] = b[B_HIGH]
-            for s in range(sides):
-                row[O_POINTS + s] = points[s]
-                row[O_POINTS + sides + s] = tricks[s]
+@inline
+def finish_auction(a: Any, b: Any, first: int, values: Any) -> None:
+    """Make the seat to act's call ``first`` (-1: pass), then every later call by level 3, into ``b``.
+
+    ``values[seat, t]`` is tactics.suit_value of the seat's cards with suit t as trump.
+    """
+    _call(b, b[B_TO_ACT], first)
+    while True:
+        seat = _next_bidder(a, b)
+        if seat < 0:
+            return
+        best = values[seat, 0]
+        for t in range(1, 4):
+            if values[seat, t] > best:
+                best = values[seat, t]
+        _call(b, seat, _level3_call(a, b, seat, best))
+
+
+@inline
+def level3_trump(a: Any, printed: Any, values: Any, held: int, maker: int) -> int:
+    """policies._declare: the suit the maker's cards value most (the first of equals), -1 when none may be named."""
+    trump = -1
+    for t in range(4):
+        if a[A_NEED_SUIT] == 1 and not held & printed[t]:
+            continue
+        if trump < 0 or values[maker, t] > values[maker, trump]:
+            trump = t
+    return trump

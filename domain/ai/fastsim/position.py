@@ -48,16 +48,16 @@ def is_supported(state: GameState) -> bool:
     )
 
 
-def plays_at_once(rules: Rules) -> bool:
-    """Tell whether the play begins as soon as trump is declared, every card in a hand.
+def plays_from_deal(rules: Rules) -> bool:
+    """Tell whether the kernel can play a hand of ``rules`` from the deal (fromdeal.py).
 
-    No kitty, no discarding, trump declared (not set by the first lead), no trump-only
-    play (whose sitting out depends on the cards), no face-down cards, no revoke penalty:
-    then a declaring seat's or a bidder's hand can be played from the deal by the kernel.
+    Trump is declared (not set by the first lead), play is not trump-only (whose sitting
+    out fromdeal.py does not start), no face-down cards, no revoke penalty; kitties,
+    discards and refills are played (discards.py).
     """
     return (
-        rules.kitty_size == 0 and rules.discarding == "none" and rules.trump_by == "declared"
-        and not rules.trump_only and not rules.blind_cards and rules.revoke != "penalty"
+        rules.trump_by == "declared" and not rules.trump_only and not rules.blind_cards
+        and rules.revoke != "penalty"
     )
 
 
