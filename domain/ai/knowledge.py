@@ -223,12 +223,18 @@ def _voids(state: GameState, hand: HandState) -> tuple[frozenset[str], ...]:
                 if suit in voids[seat] or order.suit_of(card) == suit:
                     continue
                 other = example[0] if example[0] != card else example[1]
-                probe = dataclasses.replace(
-                    hand, cards=_with(hand.cards, seat, (card, other)), table=plays[:k], tricks=before,
-                )
+                probe = _probe(hand, _with(hand.cards, seat, (card, other)), plays[:k], before)
                 if not is_playable(rules, probe, seat, card):
                     voids[seat].add(suit)
     return tuple(frozenset(v) for v in voids)
+
+
+def _probe(hand: HandState, cards: tuple[tuple[str, ...], ...], table: tuple[tuple[int, str], ...], tricks: Any) -> HandState:
+    """Return ``hand`` with other cards, table and tricks (built at once: dataclasses.replace costs several times more)."""
+    return HandState(
+        hand.number, hand.deal, hand.dealer, hand.phase, hand.to_act, hand.dealt, cards, hand.stock, hand.bids,
+        hand.high_bid, hand.maker, hand.trump, hand.leader, table, tricks, hand.extra,
+    )
 
 
 def _with(cards: tuple[tuple[str, ...], ...], seat: int, held: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
