@@ -5,7 +5,7 @@ deals of the unseen cards. ``play_deals`` does the whole of that in one compiled
 for each deal (a row of dealer.py's ``holders``) it gives each seat the unseen cards
 dealt to it, in deck order as ``Knowledge.world`` does, makes it their original owner,
 and plays the position to the end of its hand after each first card by level 3's
-rules (kernel.py's ``_playout``). Each (deal, card) gets a row of ``out``: the playout's
+rules (kernel.py's ``playout``). Each (deal, card) gets a row of ``out``: the playout's
 status (the plays made, or a kernel ERROR_*), the makers' side and the bid, then each
 side's points and each side's tricks (hand_score.py turns them into score changes).
 """
@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from domain.ai.fastsim.kernel import (
-    POLICY_LEVEL3, WORK_ROWS, WORK_WIDTH, _playout, jit,
+    POLICY_LEVEL3, WORK_ROWS, WORK_WIDTH, jit, playout,
 )
 from domain.ai.fastsim.tables import PLAYERS, SIDES
 
@@ -74,6 +74,7 @@ def play_deals(
     tricks = np.zeros(sides, dtype=np.int64)
     no_record = np.zeros(0, dtype=np.int64)
     work = np.empty((WORK_ROWS, WORK_WIDTH), dtype=np.int64)
+    level3 = np.int64(POLICY_LEVEL3)  # typed as the Python callers' int: one compiled playout serves all
     for d in range(holders.shape[0]):
         hands[:, :] = hands0
         owner[:] = owner0
@@ -81,9 +82,9 @@ def play_deals(
         for j in range(firsts.shape[0]):
             st[:] = state0
             forced[0] = firsts[j]
-            made = _playout(
+            made = playout(
                 cards, config, masks, hands, owner, st, play_card, play_seat, play_trick, winners, forced,
-                1 if firsts[j] >= 0 else 0, POLICY_LEVEL3, rng, points, tricks, no_record, work,
+                np.int64(1 if firsts[j] >= 0 else 0), level3, rng, points, tricks, no_record, work,
             )
             row = out[d, j]
             row[O_STATUS] = made

@@ -20,14 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from domain.ai.fastsim.kernel import inline, jit
+from domain.ai.fastsim.kernel import jit
 
 # xorshift64* as in the kernel; 53 bits of its output make a float in [0, 1).
 _MULTIPLIER = np.uint64(2685821657736338717)
 _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
 
 
-@inline
+@jit
 def uniform(rng: Any) -> float:
     """Return the next number in [0, 1) of the xorshift64* state ``rng[0]``."""
     x = rng[0]
@@ -38,7 +38,7 @@ def uniform(rng: Any) -> float:
     return float((x * _MULTIPLIER) >> np.uint64(11)) * _UNIT
 
 
-@inline
+@jit
 def shuffle(items: Any, n: int, rng: Any) -> None:
     """Shuffle items[:n] in place (Fisher-Yates, from the last item down)."""
     for i in range(n - 1, 0, -1):
@@ -46,7 +46,7 @@ def shuffle(items: Any, n: int, rng: Any) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-@inline
+@jit
 def _add_room(reach: Any, space: Any, n_groups: int, holder: int, amount: int) -> None:
     """Add ``amount`` to the room of every set of suits ``holder`` may hold cards of."""
     for g in range(n_groups):
@@ -54,7 +54,7 @@ def _add_room(reach: Any, space: Any, n_groups: int, holder: int, amount: int) -
             space[g] += amount
 
 
-@inline
+@jit
 def _feasible(need: Any, space: Any, n_groups: int) -> bool:
     """Tell whether every set of suits has as much room among its allowed holders as it has cards."""
     for g in range(n_groups):
@@ -63,7 +63,7 @@ def _feasible(need: Any, space: Any, n_groups: int) -> bool:
     return True
 
 
-@inline
+@jit
 def _deal_one(
     unseen_suit: Any, capacity: Any, allowed: Any, voids: bool, rng: Any, pool: Any, holder_of: Any,
     room: Any, groups: Any, reach: Any, need: Any, space: Any,

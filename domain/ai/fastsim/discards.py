@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.ai.fastsim.kernel import _bits, inline, jit
+from domain.ai.fastsim.kernel import _bits, jit
 from domain.ai.fastsim.tables import ABOVE, COST, M_DECK, M_TRUMP, TRUMP
 
 # Slots of the discarding settings.
@@ -42,7 +42,7 @@ MODE_CHOOSE_ANY = 3
 MODE_DOWN_TO_SIX = 4
 
 
-@inline
+@jit
 def remove(hands: Any, lens: Any, seat: int, card: int) -> None:
     """Take ``card`` out of ``seat``'s hand, keeping the order of the rest."""
     at = 0
@@ -55,7 +55,7 @@ def remove(hands: Any, lens: Any, seat: int, card: int) -> None:
     lens[seat] = at
 
 
-@inline
+@jit
 def append(hands: Any, lens: Any, seat: int, card: int) -> None:
     """Add ``card`` at the end of ``seat``'s hand."""
     hands[seat, lens[seat]] = card
@@ -70,7 +70,7 @@ def take_kitty(hands: Any, lens: Any, dealt: Any, maker: int, kitty: Any, kitty_
         dealt[maker] |= 1 << kitty[i]
 
 
-@inline
+@jit
 def _count(hands: Any, lens: Any, seat: int, mask: int) -> int:
     n = 0
     for i in range(lens[seat]):
@@ -79,7 +79,7 @@ def _count(hands: Any, lens: Any, seat: int, mask: int) -> int:
     return n
 
 
-@inline
+@jit
 def _choice(
     masks: Any, keep: int, d: Any, hands: Any, lens: Any, pile_n: Any, seat: int, finishing: bool,
     out: Any,
@@ -140,7 +140,7 @@ def _choice(
     out[4] = lead
 
 
-@inline
+@jit
 def _post(
     hands: Any, lens: Any, dealt: Any, piles: Any, pile_n: Any, seat: int, order: Any, n: int,
 ) -> None:
@@ -153,7 +153,7 @@ def _post(
         pile_n[seat] += 1
 
 
-@inline
+@jit
 def _listed(hands: Any, lens: Any, seat: int, forced: int, pool: int, lead: int, order: Any) -> int:
     """Fill ``order`` with the forced cards, then the pool's lead cards, then the rest of the pool, each in hand order."""
     n = 0

@@ -27,7 +27,7 @@ from domain.ai.fastsim.auction import (
 from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS, UNSCORED
 from domain.ai.fastsim.discards import D_KITTY_BEFORE, after_trump, append, take_kitty
 from domain.ai.fastsim.kernel import (
-    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, _playout, jit,
+    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, jit, playout,
 )
 from domain.ai.fastsim.tables import N_CARDS
 
@@ -80,6 +80,8 @@ def from_deals(
     no_record = np.zeros(0, dtype=np.int64)
     work = np.empty((WORK_ROWS, WORK_WIDTH), dtype=np.int64)
     original_owner = a[A_ORIGINAL_OWNER] == 1
+    level3 = np.int64(POLICY_LEVEL3)  # typed as the Python callers' ints: one compiled playout serves all
+    no_forced = np.int64(0)
     for g in range(holders.shape[0]):
         # The deal as Knowledge.world lays it out.
         deal_hands[:, :] = hands0
@@ -171,9 +173,9 @@ def from_deals(
             st[S_TO_ACT] = leader
             st[S_LEADER] = leader
             st[S_MAKERS] = maker % sides
-            made = _playout(
+            made = playout(
                 cards4[trump], config4[trump], masks4[trump], hands, owner, st, play_card, play_seat, play_trick,
-                winners, forced, 0, POLICY_LEVEL3, rng, points, tricks, no_record, work,
+                winners, forced, no_forced, level3, rng, points, tricks, no_record, work,
             )
             row[O_STATUS] = made
             row[O_MAKERS] = maker % sides

@@ -83,10 +83,13 @@ def _suits_by_value(rules: Rules) -> Suits:
         keep[t] = sum(1 << INDEX[c] for c in protected(rules, order))
     row = tables[0].cards[PRINTED]
     printed = np.array([sum(1 << c for c in range(N_CARDS) if row[c] == t) for t in range(4)], dtype=np.int64)
-    return Suits(
+    found = Suits(
         np.stack([t.cards for t in tables]), np.stack([t.config for t in tables]),
         np.stack([t.masks for t in tables]), info, printed, keep,
     )
+    for array in (found.cards, found.config, found.masks, info, printed, keep):
+        array.setflags(write=False)  # as the tables are: the kernels compiled for them serve these too
+    return found
 
 
 def auction_settings(rules: Rules, dealer: int) -> Array:
