@@ -7,7 +7,7 @@ player may see is decided in one place. Levels (000 "Computer Players"):
 | --- | --- | --- | --- | --- |
 | 1, 2 | simple (policies.py) | 32 | - | 16 |
 | 3 | rule-based (policies.py) | 64, up to 300 (1,200 hands) | 0.35 points | 16 |
-| 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (1,600 hands) | 0.25 points | 16 |
+| 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (1,200 hands) | 0.25 points | 16 |
 | 5 | the same | 192, up to 1,500 (5,000 hands) | 0.15 points | 40 |
 | 6 | the same | 256, up to 4,000 (16,000 hands) | 0.10 points | 100 |
 
@@ -38,7 +38,7 @@ PLANS = {
     1: Sampling(32, reference=16),
     2: Sampling(32, reference=16),
     3: Sampling(64, most=300, error=0.35, reference=16, playouts=1200),
-    4: Sampling(96, most=500, error=0.25, reference=16, playouts=1600),
+    4: Sampling(96, most=500, error=0.25, reference=16, playouts=1200),
     5: Sampling(192, most=1500, error=0.15, reference=40, playouts=5000),
     6: Sampling(256, most=4000, error=0.10, reference=100, playouts=16000),
 }
