@@ -8,7 +8,11 @@ of the play phase from the first lead (every seat choosing uniformly among its l
 cards) on the reference reducers, on the fast simulator (domain/ai/fastsim) and on a
 tiny C program doing the same playout (service/native/playout.c, compiled with the
 machine's gcc or cc when there is one); whole-hand rollouts by the level-3 policy from
-the deal as the Monte Carlo players run them; and the time a hint takes at each level.
+the deal as the Monte Carlo players run them; the time a hint takes at each level (CPU
+time) with the largest standard error among its estimates' expected points; and the
+time a bid analysis takes at each level, with its deals per trump suit. Each hint and
+analysis is computed ``REPEATS`` times (the same answer each time) and its median time
+kept, so that another process's burst on a shared core does not pass for a slow hint.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ from pathlib import Path
 from domain.actions import PlayCard
 from domain.ai import fastsim
 from domain.ai.knowledge import knowledge_of
-from domain.ai.players import ROLLOUT_POLICY, hint
+from domain.actions import MakeBid
+from domain.ai.players import ROLLOUT_POLICY, analyze_bid, hint
 from domain.ai.rng import pick
 from domain.ai.rollout import play_out, step
 from domain.ai.fastsim.tables import INDEX
@@ -34,7 +39,11 @@ from domain.legal import legal_commands
 from domain.codec import decode, encode
 from domain.evolve import evolve, replay
 from domain.state import BIDDING, INITIAL, PLAYING, GameState
+from service.kernel_cache import refresh_kernel_cache
 from service.simulate import random_game
+
+
+REPEATS = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +105,9 @@ class AiFigures:
     playouts: int
     playouts_per_second: float
     hint_times: dict[int, list[float]]
+    hint_errors: dict[int, list[float]]  # per position: the largest standard error of expected points
+    bid_times: dict[int, list[float]]
+    bid_deals: dict[int, list[int]]  # per analysis: the fewest deals of any trump suit
 
 
 def _positions(count: int, seed: str) -> list[GameState]:
@@ -177,6 +189,7 @@ def bench_ai(
 ) -> AiFigures:
     """Time playouts on the reducers, the fast simulator and C; rollouts of whole hands; hints at each level."""
     began = time.perf_counter()
+    refresh_kernel_cache()
     fastsim.warm()
     warm_seconds = time.perf_counter() - began
     leads = first_leads(8)
@@ -209,16 +222,40 @@ def bench_ai(
     rate = playouts / max(time.process_time() - start, 1e-9)
     positions = _positions(hints, "bench-ai-hint")
     times: dict[int, list[float]] = {}
+    errors: dict[int, list[float]] = {}
     for level in levels:
         for state in positions:
             assert state.to_act is not None
-            began = time.perf_counter()
-            hint(knowledge_of(state, state.to_act), level, random.Random(level))
-            times.setdefault(level, []).append(time.perf_counter() - began)
+            runs = []
+            for _ in range(REPEATS):
+                began = time.process_time()
+                found = hint(knowledge_of(state, state.to_act), level, random.Random(level))
+                runs.append(time.process_time() - began)
+            times.setdefault(level, []).append(statistics.median(runs))
+            errors.setdefault(level, []).append(max(e.points_error for e in found.estimates))
+    bid_times: dict[int, list[float]] = {}
+    bid_deals: dict[int, list[int]] = {}
+    biddable: list[tuple[GameState, int]] = []
+    for state in _positions(4 * hints, "bench-ai-bid"):
+        if state.phase == BIDDING and state.to_act is not None and len(biddable) < hints:
+            amounts = [c.amount for c in legal_commands(state, state.to_act) if isinstance(c, MakeBid)]
+            if amounts:
+                biddable.append((state, min(amounts)))
+    for level in levels:
+        for state, amount in biddable:
+            assert state.to_act is not None
+            runs = []
+            for _ in range(REPEATS):
+                began = time.process_time()
+                chances = analyze_bid(knowledge_of(state, state.to_act), amount, level, random.Random(level))
+                runs.append(time.process_time() - began)
+            bid_times.setdefault(level, []).append(statistics.median(runs))
+            bid_deals.setdefault(level, []).append(min((c.samples for c in chances), default=0))
     return AiFigures(
         positions=len(leads), warm_seconds=warm_seconds, reference_per_second=reference_rate,
         fast_per_second=fast_rate, fast_level3_per_second=level3_rate, c_per_second=c_rate, c_note=c_note,
-        playouts=playouts, playouts_per_second=rate, hint_times=times,
+        playouts=playouts, playouts_per_second=rate, hint_times=times, hint_errors=errors,
+        bid_times=bid_times, bid_deals=bid_deals,
     )
 
 

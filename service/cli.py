@@ -196,7 +196,7 @@ main.add_command(audit)
 @click.option("--hints", default=20, show_default=True, help="Positions to time a hint on, at each level.")
 @click.option("--seconds", default=2.0, show_default=True, help="CPU seconds for each playout rate.")
 def bench_ai(playouts: int, hints: int, seconds: float) -> None:
-    """Playouts per second per core: reference reducers, fast simulator, C; hint times (p50/p99) per level."""
+    """Playouts per second per core: reference reducers, fast simulator, C; hint and bid analysis times (p50/p99) per level."""
     from service.bench import bench_ai as run, percentile
 
     click.echo("warming the fast simulator (numba compiles it, or loads it from its cache) ...")
@@ -214,9 +214,18 @@ def bench_ai(playouts: int, hints: int, seconds: float) -> None:
     click.echo(f"  fast simulator, level-3 policy:                {figures.fast_level3_per_second:,.0f}")
     click.echo(f"rollouts (whole hand from the deal, level 3, reducers until play then the fast simulator): {figures.playouts_per_second:,.0f} per second of CPU ({figures.playouts} timed)")
     for level, times in figures.hint_times.items():
+        errors = figures.hint_errors[level]
         click.echo(
-            f"hint at level {level}: p50 {percentile(times, 0.5) * 1000:,.0f} ms, "
-            f"p99 {percentile(times, 0.99) * 1000:,.0f} ms  ({len(times)} positions)"
+            f"hint at level {level}: p50 {percentile(times, 0.5) * 1000:,.1f} ms, "
+            f"p99 {percentile(times, 0.99) * 1000:,.1f} ms of CPU  ({len(times)} positions); "
+            f"standard error of expected points: largest {max(errors):.3f}, median {percentile(errors, 0.5):.3f}"
+        )
+    for level, times in figures.bid_times.items():
+        deals = figures.bid_deals[level]
+        click.echo(
+            f"bid analysis at level {level}: p50 {percentile(times, 0.5) * 1000:,.1f} ms, "
+            f"p99 {percentile(times, 0.99) * 1000:,.1f} ms of CPU  ({len(times)} bids), "
+            f"at least {min(deals):,} deals per trump suit"
         )
 
 

@@ -458,14 +458,17 @@ class Jobs:
                 "suggestion": action_of(found.suggestion),
                 "estimates": [
                     {"action": action_of(e.command), "expected_points": round(e.points, 3),
-                     "expected_margin": round(e.margin, 3), "samples": e.samples}
+                     "standard_error": round(e.points_error, 3), "expected_margin": round(e.margin, 3),
+                     "margin_standard_error": round(e.margin_error, 3), "samples": e.samples}
                     for e in found.estimates
                 ],
             })
         elif job.kind == BID_ANALYSIS:
             chances = analyze_bid(knowledge, int(job.request["bid"]), job.level, rng, samples)
             self.store.finish(job.id, holder, DONE, {"estimates": [
-                {"suit": c.suit, "probability": round(c.probability, 4), "samples": c.samples} for c in chances
+                {"suit": c.suit, "probability": round(c.probability, 4), "standard_error": round(c.error, 4),
+                 "samples": c.samples}
+                for c in chances
             ]})
         else:
             self.store.finish(job.id, holder, FAILED, error=f"unknown job kind {job.kind!r}")

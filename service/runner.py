@@ -6,7 +6,8 @@ few daemon threads, and a sweeper that every few seconds sends again the jobs wh
 lease expired or that waited too long (after a restart, say). The jobs' lifecycle is the
 same as under Celery; only the transport differs. Starting also warms the Monte Carlo
 players' fast simulator in a background thread (numba compiles it once, then loads it
-from its cache), so that the first computer move does not wait for the compiler.
+from its cache, service/kernel_cache.py), so that the first computer move does not wait
+for the compiler.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import threading
 import uuid
 
 from domain.ai import fastsim
+from service.kernel_cache import refresh_kernel_cache
 from service.jobs import Jobs
 
 log = logging.getLogger(__name__)
@@ -81,8 +83,9 @@ class ThreadRunner:
 
 
 def warm_fast_simulator() -> None:
-    """Compile (or load from cache) the fast simulator's kernel; a failure only delays the first rollout."""
+    """Compile (or load from cache) the fast simulator's kernels; a failure only delays the first rollout."""
     try:
+        refresh_kernel_cache()
         fastsim.warm()
     except Exception:  # a background thread's outermost guard: rollouts compile it on first use anyway
         log.exception("warming the fast simulator failed; it will compile on first use")

@@ -19,7 +19,11 @@ may see yet: the kitty before the maker takes it, every face-down row (001 "Fish
 not even its owner sees it) and the other seats' discards, each card replaced by
 ``HIDDEN`` so that their counts and positions stay public. ``Knowledge.sample`` deals
 every unseen card again at random, respecting hand sizes and voids, and returns a full
-state to play out. ``card_counter`` is the view's card counter (000 "Card counter").
+state to play out: ``deal`` draws the deal, ``world`` builds the state from it. This
+``deal`` is the reference of the compiled dealer (domain/ai/fastsim/dealer.py), which
+the Monte Carlo players use to draw thousands of deals at once; a test gives both the
+same random numbers and compares their deals. ``card_counter`` is the view's card
+counter (000 "Card counter").
 """
 
 from __future__ import annotations
@@ -62,6 +66,35 @@ class Knowledge:
         """Return the version of the game this knowledge is of."""
         return self.state.version
 
+    @property
+    def stock_room(self) -> int:
+        """Return how many unseen cards nobody holds: the stock's, plus every hidden place's."""
+        hand = self.state.hand
+        if hand is None:
+            return 0
+        extra = hand.extra
+        hidden = (
+            sum(c == HIDDEN for c in extra.kitty) + sum(c == HIDDEN for row in extra.blind for c in row)
+            + sum(c == HIDDEN for pile in extra.discards for c in pile)
+        )
+        return self.stock_size + hidden
+
+    def known_dealt(self) -> tuple[tuple[str, ...], ...]:
+        """Return what each seat is known to have been dealt: the seat's own, the cards the others played."""
+        hand = self.state.hand
+        if hand is None:
+            return ()
+        played_by = _played_by(hand)
+        return tuple(
+            hand.dealt[s] if s == self.seat else tuple(played_by.get(s, ())) for s in range(len(hand.cards))
+        )
+
+    def capacity(self) -> dict[int, int]:
+        """Return how many unseen cards each holder receives: each other seat, then the stock (``STOCK``)."""
+        found = {s: n for s, n in enumerate(self.hand_sizes) if s != self.seat}
+        found[STOCK] = self.stock_room
+        return found
+
     def sample(self, rng: Rng) -> GameState:
         """Return a full state: the seen cards as they are, the unseen dealt again at random.
 
@@ -71,28 +104,41 @@ class Knowledge:
         hand = self.state.hand
         if hand is None or not self.unseen:
             return self.state
-        capacity = {s: n for s, n in enumerate(self.hand_sizes) if s != self.seat}
-        extra = hand.extra
-        hidden = (
-            sum(c == HIDDEN for c in extra.kitty) + sum(c == HIDDEN for row in extra.blind for c in row)
-            + sum(c == HIDDEN for pile in extra.discards for c in pile)
-        )
-        capacity[STOCK] = self.stock_size + hidden
+        return self.world(self.deal(rng))
+
+    def deal(self, rng: Rng) -> dict[int, list[str]]:
+        """Return a random deal of the unseen cards: each holder's cards (see ``capacity``).
+
+        The stock's cards come in random order; the seats' in any order.
+        """
+        hand = self.state.hand
+        capacity = self.capacity()
+        if any(self.voids) and hand is not None and hand.trump is not None:
+            return _deal_with_voids(self, trump_order(self.state.rules, hand.trump), capacity, rng)
+        pool = list(self.unseen)
+        rng.shuffle(pool)
         dealt: dict[int, list[str]] = {}
-        if any(self.voids) and hand.trump is not None:
-            dealt = _deal_with_voids(self, trump_order(self.state.rules, hand.trump), capacity, rng)
-        else:
-            pool = list(self.unseen)
-            rng.shuffle(pool)
-            at = 0
-            for holder, count in capacity.items():
-                dealt[holder] = pool[at:at + count]
-                at += count
+        at = 0
+        for holder, count in capacity.items():
+            dealt[holder] = pool[at:at + count]
+            at += count
+        return dealt
+
+    def world(self, dealt: dict[int, list[str]]) -> GameState:
+        """Return the full state in which the unseen cards lie as ``dealt`` says (see ``deal``).
+
+        Each seat holds its cards in deck order; the stock's first cards fill the hidden
+        places (kitty, face-down rows, others' discards) and the rest stay in deck order.
+        """
+        hand = self.state.hand
+        if hand is None or not self.unseen:
+            return self.state
+        extra = hand.extra
         rank = {card: i for i, card in enumerate(self.unseen)}
         played_by = _played_by(hand)
         cards = list(hand.cards)
         dealt_cards = list(hand.dealt)
-        for s in capacity:
+        for s in dealt:
             if s == STOCK:
                 continue
             mine = tuple(sorted(dealt[s], key=rank.__getitem__))
@@ -177,12 +223,18 @@ def _voids(state: GameState, hand: HandState) -> tuple[frozenset[str], ...]:
                 if suit in voids[seat] or order.suit_of(card) == suit:
                     continue
                 other = example[0] if example[0] != card else example[1]
-                probe = dataclasses.replace(
-                    hand, cards=_with(hand.cards, seat, (card, other)), table=plays[:k], tricks=before,
-                )
+                probe = _probe(hand, _with(hand.cards, seat, (card, other)), plays[:k], before)
                 if not is_playable(rules, probe, seat, card):
                     voids[seat].add(suit)
     return tuple(frozenset(v) for v in voids)
+
+
+def _probe(hand: HandState, cards: tuple[tuple[str, ...], ...], table: tuple[tuple[int, str], ...], tricks: Any) -> HandState:
+    """Return ``hand`` with other cards, table and tricks (built at once: dataclasses.replace costs several times more)."""
+    return HandState(
+        hand.number, hand.deal, hand.dealer, hand.phase, hand.to_act, hand.dealt, cards, hand.stock, hand.bids,
+        hand.high_bid, hand.maker, hand.trump, hand.leader, table, tricks, hand.extra,
+    )
 
 
 def _with(cards: tuple[tuple[str, ...], ...], seat: int, held: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:

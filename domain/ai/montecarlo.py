@@ -1,113 +1,188 @@
 """Levels 4 to 6: Monte Carlo over deals of the unseen cards (000 "Computer Players").
 
 "Deal out the unknown cards randomly, try each legal play, play the deal to the end, and
-choose the legal play with the best average result." Each sampled deal is shared by
-every action (the same deal for each, which makes their difference less noisy), and
-every seat plays the rest of the hand by the rollout policy. In the play phase, a sample
-plays every legal card on the fast simulator in one go (rollout.py says when it applies).
+choose the legal play with the best average result." Every action is tried on the same
+deals (which makes their difference less noisy), and every seat plays the rest of the
+hand by the rollout policy.
 
 An action's estimate holds the mean change of the seat's side's score over the hand
-(000 "AI points estimate") and its margin over the other sides; the choice maximizes
-the margin, so a defender also values keeping points from the makers.
-``bid_chances`` estimates how often a bid makes with each trump (000 "Analyze bid").
+(000 "AI points estimate"), its margin over the other sides' mean change, and the
+standard error of each mean; the choice maximizes the margin, so a defender also values
+keeping points from the makers. A ``Sampling`` plays more deals until the expected
+points' standard errors are small enough (the levels' plans are in players.py).
+
+Where the rollout policy is level 3, the deals and their playouts run in the compiled
+kernel (domain/ai/fastsim), many at a time, by one of these routes:
+
+| the seat is | the actions | route |
+| --- | --- | --- |
+| playing, trump known (no face-down cards, no revoke penalty) | each card | the play of every deal after each card (fastsim batch.py) |
+| declaring, trump declared by the maker (``fastsim.plays_from_deal``: not trump-only, no face-down cards, no revoke penalty) | each suit | the kitty, the discards and refills, and the play of every deal (fastsim fromdeal.py) |
+| bidding, at such a table (without nine-five, before a run) | each bid and the pass | the rest of the auction and trump by level 3 (fastsim auction.py), then as above |
+
+Every other action (a discard, the first lead that sets trump, a face-down card, a
+claim, a run, a set, a misdeal), and every action at the tables the kernel declines,
+is played out on the reference reducers (rollout.py),
+one deal at a time, on the first ``Sampling.reference`` of the same deals. Both give the
+same result for the same deal (tests/domain/ai/test_fastsim.py, test_auction.py).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
 from domain.ai import fastsim
-from domain.ai.fastsim import HandResult
-from domain.ai.knowledge import Knowledge
+from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
-from domain.ai.rollout import outcome, side_values, step
-from domain.errors import IllegalActionError
+from domain.ai.rollout import outcome, side_values
 from domain.legal import legal_commands
-from domain.state import BIDDING
+from domain.state import BIDDING, DECLARING, PLAYING, GameState
 
 
 @dataclass(frozen=True, slots=True)
 class Estimate:
-    """What one action is expected to bring the seat's side over the rest of the hand."""
+    """What one action is expected to bring the seat's side over the rest of the hand.
+
+    ``points_error`` and ``margin_error`` are the standard errors of the two means.
+    """
 
     command: Command
     points: float
     margin: float
     samples: int
+    points_error: float = 0.0
+    margin_error: float = 0.0
+
+
+def seed_of(rng: Rng) -> int:
+    """Return a seed for the kernel's random numbers, drawn from ``rng``."""
+    return int(rng.random() * 2.0 ** 53)
 
 
 @dataclass(frozen=True, slots=True)
-class BidChance:
-    """How often a bid made with one trump suit over the sampled deals."""
+class Sampling:
+    """How many deals to play: ``deals`` first, then more, up to ``most``, until every
+    kernel-played action's expected points have a standard error of at most ``error``
+    (None: ``deals`` only); actions off the kernel's routes play the first ``reference``.
 
-    suit: str
-    made: int
-    samples: int
-
-    @property
-    def probability(self) -> float:
-        """Return the share of deals in which the bid made."""
-        return self.made / self.samples if self.samples else 0.0
-
-
-def estimates(knowledge: Knowledge, samples: int, policy: Policy, rng: Rng, fast: bool = True) -> list[Estimate]:
-    """Return each legal action's estimate over ``samples`` deals of the unseen cards.
-
-    ``fast=False`` plays every rollout on the reference reducers (the same estimates, slower).
+    ``playouts`` (0: no such limit) caps the deals further to that many hands played in
+    all, so that a seat with many legal bids (the big games) still answers in time.
     """
-    seat = knowledge.seat
-    commands = legal_commands(knowledge.state, seat)
-    side = knowledge.state.rules.side_of(seat)
-    points = [0.0] * len(commands)
-    margins = [0.0] * len(commands)
-    cards = [c.card for c in commands if isinstance(c, PlayCard)]
-    batch = fast and policy is level3 and len(cards) == len(commands)
-    for _ in range(samples):
-        world = knowledge.sample(rng)
-        found: list[HandResult | None] = []
-        if batch and fastsim.is_supported(world):
-            found = fastsim.finish(world, cards)
-        for i, command in enumerate(commands):
-            result = found[i] if found and found[i] is not None else None
-            own, margin = side_values(result or outcome(world, command, policy, rng, fast), side)
-            points[i] += own
-            margins[i] += margin
-    n = max(samples, 1)
-    return [Estimate(c, points[i] / n, margins[i] / n, samples) for i, c in enumerate(commands)]
+
+    deals: int
+    most: int = 0
+    error: float | None = None
+    reference: int | None = None
+    playouts: int = 0
+
+    def most_for(self, actions: int) -> int:
+        """Return the most deals to play when ``actions`` actions are tried on each."""
+        if not self.playouts or not actions:
+            return self.most
+        return min(self.most, max(self.deals, self.playouts // actions))
+
+
+def estimates(
+    knowledge: Knowledge, samples: int | Sampling, policy: Policy, rng: Rng, fast: bool = True,
+) -> list[Estimate]:
+    """Return each legal action's estimate over deals of the unseen cards (``samples`` of them, or as planned).
+
+    ``fast=False`` plays every action on the reference reducers, on the first deals only.
+    """
+    plan = samples if isinstance(samples, Sampling) else Sampling(samples)
+    commands = legal_commands(knowledge.state, knowledge.seat)
+    if not commands:
+        return []
+    reference = plan.deals if plan.reference is None or not fast else min(plan.deals, plan.reference)
+    deals = fastsim.deal(knowledge, plan.deals, seed_of(rng))
+    values, picked = _play(knowledge, commands, deals, policy, rng, fast, reference)
+    most = plan.most_for(len(picked))
+    while plan.error is not None and picked:
+        error = values.worst_error(picked)
+        n = values.deals
+        if error <= plan.error or n >= most:
+            break
+        wanted = min(most, math.ceil(n * (error / plan.error) ** 2 * 1.1))
+        more, _ = _play(knowledge, commands, fastsim.deal(knowledge, wanted - n, seed_of(rng)), policy, rng, fast, 0)
+        values.extend(more)
+    return [Estimate(command, *_reorder(found)) for command, found in zip(commands, values.summaries())]
+
+
+def _reorder(summary: tuple[int, float, float, float, float]) -> tuple[float, float, int, float, float]:
+    n, points, margin, points_error, margin_error = summary
+    return points, margin, n, points_error, margin_error
+
+
+def _play(
+    knowledge: Knowledge, commands: list[Command], deals: fastsim.Deals, policy: Policy, rng: Rng, fast: bool,
+    reference: int,
+) -> tuple[fastsim.Values, list[int]]:
+    """Return each deal's values per command and the commands the kernel played.
+
+    Commands off the kernel's routes are played on the reducers on the first ``reference``
+    deals, and so is any deal the kernel could not finish.
+    """
+    values = fastsim.Values(deals.count, len(commands))
+    picked = _kernel_values(knowledge, commands, deals, values) if fast and policy is level3 else []
+    todo = [j for j in range(len(commands)) if j not in picked]
+    side = knowledge.state.rules.side_of(knowledge.seat)
+    for i in sorted(set(range(reference if todo else 0)) | set(values.unfinished(picked))):
+        wanted = [j for j in values.missing(i) if j in picked or i < reference]
+        world = knowledge.world(deals.dealt(i))
+        for j in wanted:
+            values.put(i, j, *side_values(outcome(world, commands[j], policy, rng, fast), side))
+    return values, picked
+
+
+def _kernel_values(
+    knowledge: Knowledge, commands: list[Command], deals: fastsim.Deals, values: fastsim.Values,
+) -> list[int]:
+    """Fill ``values`` for the commands the kernel can play out (by the module docstring's routes); return them."""
+    state = knowledge.state
+    hand = state.hand
+    assert hand is not None
+    rules = state.rules
+    side = rules.side_of(knowledge.seat)
+    picked: list[int] = []
+    if hand.phase == PLAYING and fastsim.is_supported(state):
+        picked = [j for j, c in enumerate(commands) if isinstance(c, PlayCard)]
+        firsts = [c.card for c in commands if isinstance(c, PlayCard)]
+        if firsts:
+            values.add_rows(picked, fastsim.play_rows(state, knowledge, deals, firsts), rules, side, state.scores)
+    elif hand.phase == DECLARING and declares_from_deal(state):
+        picked = [j for j, c in enumerate(commands) if isinstance(c, DeclareTrump)]
+        suits = [c.suit for c in commands if isinstance(c, DeclareTrump)]
+        values.add_rows(picked, fastsim.declare_rows(knowledge, deals, suits), rules, side, state.scores)
+    elif (
+        hand.phase == BIDDING and fastsim.plays_from_deal(rules) and not rules.nine_five
+        and not hand.extra.ran and rules.bidding != "none"
+    ):
+        calls: list[int | None] = []
+        for j, command in enumerate(commands):
+            if isinstance(command, (MakeBid, Pass)):
+                picked.append(j)
+                calls.append(command.amount if isinstance(command, MakeBid) else None)
+        if calls:
+            values.add_rows(picked, fastsim.auction_rows(knowledge, deals, calls), rules, side, state.scores)
+    return picked
+
+
+def declares_from_deal(state: GameState) -> bool:
+    """Tell whether the kernel plays the hand from a declaring seat's state (fastsim ``plays_from_deal``).
+
+    Not when a kitty still to come could change which suits may be named (``need_suit``).
+    """
+    rules = state.rules
+    hand = state.hand
+    return (
+        fastsim.plays_from_deal(rules) and hand is not None
+        and not (rules.need_suit and any(c == HIDDEN for c in hand.extra.kitty))
+    )
 
 
 def best(found: list[Estimate]) -> Estimate:
     """Return the estimate with the best margin (the first of equals, in legal order)."""
     return max(found, key=lambda e: e.margin)
-
-
-def bid_chances(
-    knowledge: Knowledge, amount: int, samples: int, policy: Policy, rng: Rng,
-) -> list[BidChance]:
-    """Return, for each suit the seat could name after bidding ``amount``, how often the bid makes.
-
-    The other seats pass after the bid when they may (the question is whether this bid
-    makes if it stands); the hand is then played out by ``policy``.
-    """
-    seat = knowledge.seat
-    bid = MakeBid(seat, amount)
-    if bid not in legal_commands(knowledge.state, seat):
-        raise IllegalActionError(f"seat {seat} cannot bid {amount} now")
-    made: dict[str, int] = {}
-    counted: dict[str, int] = {}
-    for _ in range(samples):
-        world, _ = step(knowledge.sample(rng), bid)
-        while world.phase == BIDDING and world.to_act is not None:
-            choices = legal_commands(world, world.to_act)
-            passes = [c for c in choices if isinstance(c, Pass)]
-            world, _ = step(world, passes[0] if passes else policy(world, world.to_act, rng))
-        if world.hand is None or world.hand.maker != seat or world.to_act != seat:
-            continue
-        for command in legal_commands(world, seat):
-            if isinstance(command, DeclareTrump):
-                scored = outcome(world, command, policy, rng)
-                counted[command.suit] = counted.get(command.suit, 0) + 1
-                made[command.suit] = made.get(command.suit, 0) + int(scored.bid_made)
-    return [BidChance(suit, made[suit], counted[suit]) for suit in counted]

@@ -3,14 +3,22 @@
 Every entry point takes a ``Knowledge`` (knowledge.py), never a full state, so what a
 player may see is decided in one place. Levels (000 "Computer Players"):
 
-| level | how it chooses | deals sampled |
-| --- | --- | --- |
-| 1, 2 | simple (policies.py) | - |
-| 3 | rule-based (policies.py) | - |
-| 4, 5, 6 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 16, 40, 100 |
+| level | how it chooses | deals sampled (compiled kernel) | standard error aimed at | deals on the reducers |
+| --- | --- | --- | --- | --- |
+| 1, 2 | simple (policies.py) | 32 | - | 16 |
+| 3 | rule-based (policies.py) | 64, up to 300 (1,200 hands) | 0.35 points | 16 |
+| 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (1,200 hands) | 0.25 points | 16 |
+| 5 | the same | 192, up to 1,500 (5,000 hands) | 0.15 points | 40 |
+| 6 | the same | 256, up to 4,000 (16,000 hands) | 0.10 points | 100 |
 
-A hint names a level's choice and, for every legal action, the expected points of the
-seat's side (estimated with the level's deals, at least level 4's).
+Deals are played in the compiled kernel where montecarlo.py's routes allow, more of
+them until every action's expected points have the standard error aimed at, or the
+most deals are played (fewer when there are many actions: no more hands in all than
+the parenthesis says); actions off those routes are played out on the reference
+reducers with the last column's deals. Where a hand holds many points (Pedro's 14,
+Sixty-three's 63) the limit comes before the standard error aimed at. A hint names a level's choice and, for every
+legal action, the expected points of the seat's side with their standard error,
+estimated with the level's deals. A bid analysis plays ``BID_DEALS`` deals per trump suit.
 """
 
 from __future__ import annotations
@@ -18,14 +26,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from domain.actions import Command
+from domain.ai.bid_analysis import BidChance, bid_chances
 from domain.ai.knowledge import Knowledge
-from domain.ai.montecarlo import BidChance, Estimate, best, bid_chances, estimates
+from domain.ai.montecarlo import Estimate, Sampling, best, estimates
 from domain.ai.policies import POLICIES, Policy, level3
 from domain.ai.rng import Rng
 from domain.legal import legal_commands
 
 LEVELS = (1, 2, 3, 4, 5, 6)
-SAMPLES = {4: 16, 5: 40, 6: 100}
+PLANS = {
+    1: Sampling(32, reference=16),
+    2: Sampling(32, reference=16),
+    3: Sampling(64, most=300, error=0.35, reference=16, playouts=1200),
+    4: Sampling(96, most=500, error=0.25, reference=16, playouts=1200),
+    5: Sampling(192, most=1500, error=0.15, reference=40, playouts=5000),
+    6: Sampling(256, most=4000, error=0.10, reference=100, playouts=16000),
+}
+BID_DEALS = {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1500}
 ROLLOUT_POLICY: Policy = level3
 
 
@@ -44,9 +61,9 @@ def check_level(level: int) -> int:
     return level
 
 
-def samples_of(level: int) -> int:
-    """Return how many deals a level samples (level 4's for the levels that do not sample)."""
-    return SAMPLES.get(check_level(level), SAMPLES[4])
+def plan_of(level: int, samples: int | None = None) -> Sampling:
+    """Return how a level samples deals (exactly ``samples`` deals, when given)."""
+    return PLANS[check_level(level)] if samples is None else Sampling(samples)
 
 
 def choose(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = None) -> Command:
@@ -59,13 +76,13 @@ def choose(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = Non
         return commands[0]
     if not commands:
         raise ValueError(f"seat {knowledge.seat} has nothing to do")
-    found = estimates(knowledge, samples or samples_of(level), ROLLOUT_POLICY, rng)
+    found = estimates(knowledge, plan_of(level, samples), ROLLOUT_POLICY, rng)
     return best(found).command
 
 
 def hint(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = None) -> Hint:
     """Return a level's suggestion and the estimate of every legal action."""
-    found = estimates(knowledge, samples or samples_of(level), ROLLOUT_POLICY, rng)
+    found = estimates(knowledge, plan_of(level, samples), ROLLOUT_POLICY, rng)
     if not found:
         raise ValueError(f"seat {knowledge.seat} has nothing to do")
     if level in POLICIES:
@@ -79,4 +96,8 @@ def analyze_bid(
     knowledge: Knowledge, amount: int, level: int, rng: Rng, samples: int | None = None,
 ) -> list[BidChance]:
     """Return how often a bid of ``amount`` makes, for each trump suit the seat could name."""
-    return bid_chances(knowledge, amount, samples or samples_of(level), ROLLOUT_POLICY, rng)
+    check_level(level)
+    if samples is not None:
+        return bid_chances(knowledge, amount, samples, ROLLOUT_POLICY, rng)
+    reference = PLANS[level].reference
+    return bid_chances(knowledge, amount, BID_DEALS[level], ROLLOUT_POLICY, rng, reference_samples=reference)

@@ -6,7 +6,9 @@ Because it goes through ``decide``, every rule and variant the reducers know is 
 exactly. Once the play of the cards begins with trump known, a rollout by the level-3
 policy hands the rest of the hand to the fast simulator (domain/ai/fastsim), which plays
 level 3's cards exactly as this would (tests/domain/ai/test_fastsim.py checks it), so
-the result is the same, sooner; ``fast=False`` keeps every step on the reducers.
+the result is the same, sooner; ``fast=False`` keeps every step on the reducers. (The
+Monte Carlo players play most actions without this module, many deals per kernel call:
+montecarlo.py says which; the rest, and the tests' reference, come here.)
 """
 
 from __future__ import annotations

@@ -32,8 +32,14 @@ class ActionEstimate(Schema):
     expected_points = fields.Float(
         required=True, metadata={"description": "The mean change of the seat's side's score over the rest of the hand."},
     )
+    standard_error = fields.Float(
+        required=True, metadata={"description": "The standard error of expected_points over the deals played."},
+    )
     expected_margin = fields.Float(
         required=True, metadata={"description": "expected_points less the other sides' mean; the suggestion maximizes it."},
+    )
+    margin_standard_error = fields.Float(
+        required=True, metadata={"description": "The standard error of expected_margin over the deals played."},
     )
     samples = fields.Integer(required=True, metadata={"description": "Deals of the unseen cards it was played out on."})
 
@@ -63,7 +69,10 @@ class BidAnalysisRequest(Schema):
 class SuitChance(Schema):
     suit = fields.String(required=True, metadata={"description": "The trump suit named after the bid."})
     probability = fields.Float(required=True, metadata={"description": "The estimated chance that the bid makes."})
-    samples = fields.Integer(required=True)
+    standard_error = fields.Float(
+        required=True, metadata={"description": "The standard error of probability over the deals played."},
+    )
+    samples = fields.Integer(required=True, metadata={"description": "Deals of the unseen cards played with this trump."})
 
 
 class BidAnalysisOut(Schema):

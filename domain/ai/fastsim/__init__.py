@@ -19,20 +19,25 @@ from typing import Sequence
 
 import numpy as np
 
-from domain.ai.fastsim.hand_score import HandResult, hand_result
+from domain.ai.fastsim.batch import O_STATUS, UNSCORED
+from domain.ai.fastsim.deals import Deals, deal, play_rows
+from domain.ai.fastsim.hand_score import HandResult, hand_result, score_rows
 from domain.ai.fastsim.kernel import (
     ERROR_ILLEGAL, ERROR_STUCK, POLICY_FORCED, POLICY_LEVEL3, POLICY_RANDOM, S_PLAYS, S_TRICKS, WORK_ROWS,
     WORK_WIDTH,
     playout, playouts,
 )
-from domain.ai.fastsim.position import Position, is_supported, position_of
+from domain.ai.fastsim.position import Position, is_supported, plays_from_deal, position_of
+from domain.ai.fastsim.starts import auction_rows, declare_rows
 from domain.ai.fastsim.tables import CARDS, INDEX, N_CARDS, SIDES
+from domain.ai.fastsim.values import Values
 from domain.errors import IllegalActionError
 from domain.state import GameState
 
 __all__ = [
-    "POLICY_FORCED", "POLICY_LEVEL3", "POLICY_RANDOM", "HandResult", "Playout", "Position",
-    "finish", "is_supported", "play", "play_on", "position_of", "run_many", "warm",
+    "O_STATUS", "POLICY_FORCED", "POLICY_LEVEL3", "POLICY_RANDOM", "UNSCORED", "Deals", "HandResult",
+    "Playout", "Position", "Values", "auction_rows", "deal", "declare_rows", "is_supported", "play",
+    "play_on", "play_rows", "plays_from_deal", "position_of", "run_many", "score_rows", "warm",
 ]
 
 
@@ -93,16 +98,6 @@ def play(state: GameState, cards: Sequence[str] = (), policy: int = POLICY_LEVEL
     )
 
 
-def finish(state: GameState, firsts: Sequence[str], policy: int = POLICY_LEVEL3, seed: int = 1) -> list[HandResult | None]:
-    """Return, for each card of ``firsts`` played now by the seat to act, the hand played out by ``policy``.
-
-    An entry is None where the kernel finds a seat with no legal card (the reference has
-    no move there either).
-    """
-    p = position_of(state)
-    return [_play(state, p, INDEX[card], policy, seed) for card in firsts]
-
-
 def play_on(state: GameState, policy: int = POLICY_LEVEL3, seed: int = 1) -> HandResult | None:
     """Return the hand of ``state`` played to its end by ``policy``; None when the kernel cannot (see ``is_supported``)."""
     if not is_supported(state):
@@ -145,8 +140,12 @@ def run_many(position: Position, count: int, policy: int = POLICY_RANDOM, seed: 
 
 
 def warm(state: GameState | None = None) -> None:
-    """Compile the kernel now (or load it from numba's cache), so the first hint does not wait for it."""
-    from domain.ai.fastsim.warmup import warm_position
+    """Compile the kernels now (or load them from numba's cache), so the first hint does not wait for them.
+
+    Every compiled function the players call is run once with the argument types they
+    pass: the playouts, the dealer, the batched play and the auction.
+    """
+    from domain.ai.fastsim.warmup import warm_position, warm_states
 
     p = position_of(state) if state is not None else warm_position()
     run_many(p, 2, POLICY_RANDOM)
@@ -158,3 +157,22 @@ def warm(state: GameState | None = None) -> None:
         POLICY_LEVEL3, np.ones(1, dtype=np.uint64), np.zeros(sides, dtype=np.int64),
         np.zeros(sides, dtype=np.int64), np.zeros(1, dtype=np.int64), _work(),
     )
+    from domain.ai.knowledge import knowledge_of
+    from domain.legal import legal_commands
+    from domain.state import BIDDING, DECLARING
+
+    for start in warm_states():
+        seat = start.to_act
+        assert seat is not None and start.hand is not None
+        known = knowledge_of(start, seat)
+        deals = deal(known, 2, 1)
+        if start.hand.phase == BIDDING:
+            rows = auction_rows(known, deals, [None])
+        elif start.hand.phase == DECLARING:
+            rows = declare_rows(known, deals, ["S"])
+        elif is_supported(start):
+            cards = [getattr(c, "card", None) for c in legal_commands(start, seat)]
+            rows = play_rows(known.state, known, deals, [c for c in cards if isinstance(c, str)][:1])
+        else:
+            continue
+        Values(deals.count, rows.shape[1]).add_rows(list(range(rows.shape[1])), rows, start.rules, 0, start.scores)

@@ -13,6 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
+from domain.ai.fastsim.batch import O_MAKERS, O_STATUS
 from domain.game_over import may_win, progress
 from domain.rules import Rules
 
@@ -86,3 +90,65 @@ def hand_result(
                 change[side] = short - before[side]
     changes = tuple(-c for c in change) if rules.count_down else tuple(change)
     return HandResult(tuple(taken), tuple(tricks), changes, made)
+
+
+def score_rows(
+    rules: Rules, rows: npt.NDArray[np.int64], scores: Sequence[int],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Return each outcome row's score changes per side and whether its bid made (batch.py's rows).
+
+    A thrown-in hand (UNSCORED) and a row the kernel could not play change nothing. Each
+    distinct row is scored once by ``hand_result``: a few dozen for thousands of playouts.
+    """
+    flat = rows.reshape(-1, rows.shape[-1])
+    changes = np.zeros((flat.shape[0], rules.sides), dtype=np.float64)
+    made = np.zeros(flat.shape[0], dtype=np.bool_)
+    played = flat[:, O_STATUS] >= 0
+    if played.any():
+        keys, inverse = _distinct(flat[played, O_MAKERS:])
+        known = _scored(rules, tuple(scores))
+        sides = rules.sides
+        found = []
+        for k in keys.tolist():
+            key = tuple(k)
+            result = known.get(key)
+            if result is None:
+                result = known[key] = hand_result(rules, k[0], k[1], k[2:2 + sides], k[2 + sides:], scores)
+            found.append(result)
+        table = np.array([r.changes for r in found], dtype=np.float64)
+        changes[played] = table[inverse]
+        made[played] = np.array([r.bid_made for r in found], dtype=np.bool_)[inverse]
+    shape = rows.shape[:-1]
+    return changes.reshape(shape + (rules.sides,)), made.reshape(shape)
+
+
+# Odd 64-bit multipliers, one per column, to hash a row into one number.
+_MIX = np.array([((0x9E3779B97F4A7C15 ^ (i * 0xBF58476D1CE4E5B9)) & 0xFFFFFFFFFFFFFFFF) | 1 for i in range(64)], dtype=np.uint64)
+
+
+def _distinct(rows: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
+    """Return the distinct rows and, for each row, the index of its distinct row (as np.unique's axis=0).
+
+    Rows are hashed to one number first (sorting numbers is far quicker than sorting
+    rows); should two different rows share a hash, the rows are compared in full.
+    """
+    hashes = (rows.astype(np.uint64) * _MIX[:rows.shape[1]]).sum(axis=1, dtype=np.uint64)
+    _, first, inverse = np.unique(hashes, return_index=True, return_inverse=True)
+    keys = rows[first]
+    if not np.array_equal(keys[inverse.reshape(-1)], rows):
+        keys, inverse = np.unique(rows, axis=0, return_inverse=True)
+    return keys, inverse.reshape(-1)
+
+
+_SCORED: dict[tuple[int, tuple[int, ...]], tuple[Rules, dict[tuple[int, ...], HandResult]]] = {}
+
+
+def _scored(rules: Rules, scores: tuple[int, ...]) -> dict[tuple[int, ...], HandResult]:
+    """Return the hand results found so far for ``rules`` at ``scores``, keyed by outcome row."""
+    key = (id(rules), scores)
+    entry = _SCORED.get(key)
+    if entry is None or entry[0] is not rules:
+        if len(_SCORED) >= 64:
+            _SCORED.clear()
+        entry = _SCORED[key] = (rules, {})
+    return entry[1]

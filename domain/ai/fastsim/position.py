@@ -10,11 +10,13 @@ policies (they play cards), so a table allowing claims plays as one that does no
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
 from domain.ai.fastsim.kernel import S_LEADER, S_MAKERS, S_OUT, S_PLAYS, S_SIZE, S_TO_ACT, S_TRICKS
 from domain.ai.fastsim.tables import INDEX, Array, Tables, tables_of
+from domain.rules import Rules
 from domain.state import PLAYING, GameState
 
 
@@ -46,20 +48,43 @@ def is_supported(state: GameState) -> bool:
     )
 
 
-def position_of(state: GameState) -> Position:
-    """Return the arrays of a supported play-phase ``state`` (see ``is_supported``)."""
+def plays_from_deal(rules: Rules) -> bool:
+    """Tell whether the kernel can play a hand of ``rules`` from the deal (fromdeal.py).
+
+    Trump is declared (not set by the first lead), play is not trump-only (whose sitting
+    out fromdeal.py does not start), no face-down cards, no revoke penalty; kitties,
+    discards and refills are played (discards.py).
+    """
+    return (
+        rules.trump_by == "declared" and not rules.trump_only and not rules.blind_cards
+        and rules.revoke != "penalty"
+    )
+
+
+def position_of(
+    state: GameState, sizes: Sequence[int] | None = None, dealt: Sequence[Sequence[str]] | None = None,
+) -> Position:
+    """Return the arrays of a supported play-phase ``state`` (see ``is_supported``).
+
+    For a state with cards taken out (a Knowledge's, domain/ai/knowledge.py) ``sizes``
+    gives how many cards each seat holds, to make room for the cards each deal adds,
+    and ``dealt`` what each seat was dealt as far as the deal is known (the owners of
+    the cards, read by the low point's original-owner rule and by level 3).
+    """
     hand = state.hand
     assert hand is not None and hand.trump is not None and hand.to_act is not None and hand.maker is not None
     rules = state.rules
     players = rules.players
-    total = sum(len(c) for c in hand.cards)
-    width = max(1, max(len(c) for c in hand.cards))
+    held = [len(c) for c in hand.cards] if sizes is None else list(sizes)
+    total = sum(held)
+    width = max(1, max(held))
     hands = np.full((players, width), -1, dtype=np.int64)
-    for seat, held in enumerate(hand.cards):
-        hands[seat, :len(held)] = [INDEX[c] for c in held]
+    for seat, cards in enumerate(hand.cards):
+        hands[seat, :len(cards)] = [INDEX[c] for c in cards]
     owner = np.full(len(INDEX), -1, dtype=np.int64)
-    for seat in range(len(hand.dealt) - 1, -1, -1):  # the first seat whose dealt cards hold it
-        for card in hand.dealt[seat]:
+    given = hand.dealt if dealt is None else dealt
+    for seat in range(len(given) - 1, -1, -1):  # the first seat whose dealt cards hold it
+        for card in given[seat]:
             owner[INDEX[card]] = seat
     plays = [(number, seat, card) for number, t in enumerate(hand.tricks) for seat, card in t.plays]
     plays += [(len(hand.tricks), seat, card) for seat, card in hand.table]

@@ -12,6 +12,7 @@ point kinds (domain/points.py ``award_points``) over these numbers.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -169,6 +170,8 @@ def build_tables(rules: Rules, trump: str) -> Tables:
 
 
 # Keyed by the Rules object's identity, like domain/trumps.py: one game keeps one Rules.
+# Behind it, by value: each replay of a game builds a new, equal Rules, and building the
+# tables again would cost a hint several milliseconds.
 _CACHE: dict[tuple[int, str], tuple[Rules, Tables]] = {}
 
 
@@ -179,5 +182,10 @@ def tables_of(rules: Rules, trump: str) -> Tables:
     if entry is None or entry[0] is not rules:
         if len(_CACHE) >= 256:
             _CACHE.clear()
-        entry = _CACHE[key] = (rules, build_tables(rules, trump))
+        entry = _CACHE[key] = (rules, _tables_by_value(rules, trump))
     return entry[1]
+
+
+@lru_cache(maxsize=256)
+def _tables_by_value(rules: Rules, trump: str) -> Tables:
+    return build_tables(rules, trump)

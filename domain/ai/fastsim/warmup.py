@@ -1,6 +1,8 @@
-"""A fixed position of the default rules, to compile the kernel on before any game needs it."""
+"""Fixed positions and states of the default rules, to compile the kernels on before any game needs them."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -9,6 +11,7 @@ from domain.ai.fastsim.position import Position
 from domain.ai.fastsim.tables import INDEX, N_CARDS, tables_of
 from domain.cards import standard_deck
 from domain.rules import Rules
+from domain.state import GameState
 
 _RULES = Rules()
 
@@ -25,3 +28,35 @@ def warm_position() -> Position:
         tables_of(_RULES, "S"), hands, np.full(N_CARDS, -1, dtype=np.int64), state, plays, plays.copy(),
         plays.copy(), np.full(25, -1, dtype=np.int64),
     )
+
+
+def warm_states() -> list[GameState]:
+    """Return states of one default-rules game, played by level 3: a bid, trump to name, a lead, a follow."""
+    from domain.ai.policies import level3
+    from domain.ai.rng import Rng
+    from domain.context import NO_DEALS
+    from domain.dealing import start_game
+    from domain.decide import decide
+    from domain.events import SeatSpec
+    from domain.evolve import evolve, replay
+    from domain.fairness import SeededDeals, commit, seed_from_text
+
+    class Fixed:
+        """Level 3 draws no random number on the default rules; this answers should it ask."""
+
+        def random(self) -> float:
+            return 0.5
+
+        def shuffle(self, x: Any, /) -> None:
+            return None
+
+    rng: Rng = Fixed()
+    secret = seed_from_text("warm")
+    seats = [SeatSpec("computer", 3)] * _RULES.players
+    state = replay(start_game(_RULES, "team-auction", seats, 0, commit(secret, "client"), SeededDeals(secret)))
+    found: dict[tuple[str, bool], GameState] = {}
+    while len(found) < 4 and state.hand is not None and state.to_act is not None:
+        found.setdefault((state.hand.phase, bool(state.hand.table)), state)
+        for event in decide(state, level3(state, state.to_act, rng), NO_DEALS):
+            state = evolve(state, event)
+    return list(found.values())

@@ -171,3 +171,40 @@ def test_a_bid_analysis_gives_each_trump_suit_a_chance_of_making() -> None:
     assert set(chances) == {"S", "H", "D", "C"}
     assert all(0.0 <= c.probability <= 1.0 and c.samples == 10 for c in chances.values())
     assert chances["S"].probability > 0.5 > chances["H"].probability
+
+
+def test_an_estimates_standard_error_is_that_of_its_deals_outcomes() -> None:
+    """000 "AI points estimate": the mean change over the deals, with the standard error of that mean."""
+    import statistics
+
+    from domain.ai import fastsim
+    from domain.ai.montecarlo import estimates, seed_of
+    from domain.ai.rollout import outcome, side_values
+
+    table = rule_table()
+    table.play("9H 2H")
+    known = knowledge_of(table.state, 2)
+    found = estimates(known, 12, policies.level3, RNG(5))
+    deals = fastsim.deal(known, 12, seed_of(RNG(5)))
+    for estimate in found:
+        values = [
+            side_values(outcome(known.world(deals.dealt(i)), estimate.command, policies.level3, RNG(0)), 0)
+            for i in range(12)
+        ]
+        own = [float(v[0]) for v in values]
+        margin = [float(v[1]) for v in values]
+        assert estimate.points == pytest.approx(statistics.fmean(own))
+        assert estimate.points_error == pytest.approx(statistics.stdev(own) / 12 ** 0.5)
+        assert estimate.margin_error == pytest.approx(statistics.stdev(margin) / 12 ** 0.5)
+
+
+def test_level_6_plays_deals_until_every_standard_error_is_a_tenth_of_a_point() -> None:
+    from domain.ai.players import PLANS
+
+    plan = PLANS[6]
+    table = game_with({0: "9S 4H 7D 8D 5C 6C"}, dealer=3)  # a weak hand's bids: often set, often not
+    found = hint(knowledge_of(table.state, 0), 6, RNG(3))
+    assert all(e.points_error <= 0.10 or e.samples == plan.most_for(len(found.estimates)) for e in found.estimates)
+    assert max(e.samples for e in found.estimates) > plan.deals  # the first deals were not enough
+    fixed = hint(knowledge_of(table.state, 0), 6, RNG(3), samples=50)
+    assert all(e.samples == 50 for e in fixed.estimates)

@@ -95,6 +95,10 @@ def test_a_hint_suggests_an_action_and_estimates_every_legal_action(ai_client: F
     assert hint["suggestion"] in view["legal_actions"]
     assert [e["action"] for e in hint["estimates"]] == view["legal_actions"]
     assert all(e["samples"] > 0 for e in hint["estimates"])
+    # Level 4 plays deals until each action's expected points have a standard error of 0.25
+    # (domain/ai/players.py) or its most deals are played.
+    assert all(0 <= e["standard_error"] <= 0.25 or e["samples"] >= 500 for e in hint["estimates"])
+    assert all(e["margin_standard_error"] >= 0 for e in hint["estimates"])
     assert hint["action"] == intended and hint["differs"] == (intended != hint["suggestion"])
     other = (seat + 1) % 4
     assert ai_client.get(location, headers=bearer(game.tokens[other])).status_code == 401
@@ -132,6 +136,10 @@ def test_a_bid_analysis_gives_each_trump_a_chance_of_the_bid_making(ai_client: F
     assert analysis["status"] == "done" and analysis["bid"] == 2
     assert {e["suit"] for e in analysis["estimates"]} == {"S", "H", "D", "C"}
     assert all(0 <= e["probability"] <= 1 for e in analysis["estimates"])
+    for e in analysis["estimates"]:
+        assert e["samples"] >= 1000  # 000 "Analyze bid", at least 1,000 deals per trump suit
+        p = e["probability"]
+        assert e["standard_error"] == pytest.approx((p * (1 - p) / e["samples"]) ** 0.5, abs=1e-4)
     refused = ai_client.post(f"/v1/games/{game.id}/bid-analysis", json={"bid": 9}, headers=bearer(token))
     assert refused.status_code == 422
 
