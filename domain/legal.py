@@ -17,7 +17,7 @@ from domain.cards import SUITS
 from domain.claims import claim_tricks
 from domain.discarding import discard_actions
 from domain.errors import IllegalActionError
-from domain.play import face_down_left, is_playable
+from domain.play import face_down_left, playable_cards
 from domain.rules import Rules
 from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState, HandState
 
@@ -54,9 +54,7 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
     if hand.phase == DISCARDING:
         return [Discard(seat, cards) for cards in discard_actions(rules, hand, seat)]
     if hand.phase == PLAYING:
-        plays: list[Command] = [
-            PlayCard(seat, card) for card in hand.cards[seat] if is_playable(rules, hand, seat, card)
-        ]
+        plays: list[Command] = [PlayCard(seat, card) for card in playable_cards(rules, hand, seat)]
         if rules.blind_cards and hand.tricks:
             plays += [PlayFaceDown(seat, index) for index in face_down_left(hand, seat)]
         if rules.claims and not hand.table and claim_tricks(rules, hand, seat) is not None:

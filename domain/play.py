@@ -79,6 +79,57 @@ def follow_error(
     return None
 
 
+def lead_cards(
+    rules: Rules, order: TrumpOrder, held: Sequence[str], first_trick: bool, broken: bool,
+) -> list[str]:
+    """Return the cards of ``held`` that may be led: those ``lead_error`` lets through."""
+    is_trump = order.strength.__contains__
+    cards = [c for c in held if is_trump(c)] if rules.trump_only else list(held)
+    if first_trick and not rules.joker_first_lead and not all(is_joker(c) for c in held):
+        cards = [c for c in cards if not is_joker(c)]
+    if rules.first_lead == "trump" and first_trick and any(is_trump(c) for c in held):
+        cards = [c for c in cards if is_trump(c)]
+    if rules.first_lead == "trump-broken" and not broken and not all(is_trump(c) for c in held):
+        cards = [c for c in cards if not is_trump(c)]
+    return cards
+
+
+def follow_cards(rules: Rules, order: TrumpOrder, held: Sequence[str], led_card: str) -> list[str]:
+    """Return the cards of ``held`` that follow ``led_card``: those ``follow_error`` lets through."""
+    is_trump = order.strength.__contains__
+    if rules.trump_only:
+        return [c for c in held if is_trump(c)]
+    suit = order.suit
+    led = order.suit_of(led_card)
+    if led == suit:
+        following = [c for c in held if is_trump(c)]
+    else:
+        following = [c for c in held if c[1] == led and not is_trump(c)]
+    if following:
+        if led != suit and rules.following.startswith("suit-or-trump"):
+            return [c for c in held if c[1] == led or is_trump(c)]
+        return following
+    if rules.following.endswith("must-trump"):
+        trumps = [c for c in held if is_trump(c)]
+        if trumps:
+            return trumps
+    return list(held)
+
+
+def playable_cards(rules: Rules, hand: HandState, seat: int) -> list[str]:
+    """Return the cards ``seat`` may play now, in the order held: those ``check_play`` accepts."""
+    held = hand.cards[seat]
+    if hand.trump is None:
+        return [c for c in held if not is_joker(c)]
+    order = trump_order(rules, hand.trump)
+    if not hand.table:
+        broken = rules.first_lead == "trump-broken" and is_trump_broken(order, hand)
+        return lead_cards(rules, order, held, not hand.tricks, broken)
+    if rules.revoke == "penalty" and not rules.trump_only:
+        return list(held)  # a card that does not follow stands, as a revoke
+    return follow_cards(rules, order, held, hand.table[0][1])
+
+
 def check_play(rules: Rules, hand: HandState, seat: int, card: str) -> bool:
     """Raise IllegalActionError unless ``seat`` may play ``card`` now; return whether it is a revoke."""
     held = hand.cards[seat]
