@@ -71,8 +71,8 @@ def is_joker(card: str) -> bool:
 
 
 def game_points(card: str) -> int:
-    """Return a card's value toward the game point (000 "Scoring")."""
-    return 0 if is_joker(card) else GAME_POINTS.get(card[0], 0)
+    """Return a card's value toward the game point (000 "Scoring"); a joker's R or B is no rank, so 0."""
+    return GAME_POINTS.get(card[0], 0)
 
 
 def standard_deck() -> tuple[Card, ...]:
