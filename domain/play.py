@@ -83,36 +83,32 @@ def lead_cards(
     rules: Rules, order: TrumpOrder, held: Sequence[str], first_trick: bool, broken: bool,
 ) -> list[str]:
     """Return the cards of ``held`` that may be led: those ``lead_error`` lets through."""
-    is_trump = order.strength.__contains__
-    cards = [c for c in held if is_trump(c)] if rules.trump_only else list(held)
+    trumps = order.members[order.suit]
+    cards = [c for c in held if c in trumps] if rules.trump_only else list(held)
     if first_trick and not rules.joker_first_lead and not all(is_joker(c) for c in held):
         cards = [c for c in cards if not is_joker(c)]
-    if rules.first_lead == "trump" and first_trick and any(is_trump(c) for c in held):
-        cards = [c for c in cards if is_trump(c)]
-    if rules.first_lead == "trump-broken" and not broken and not all(is_trump(c) for c in held):
-        cards = [c for c in cards if not is_trump(c)]
+    if rules.first_lead == "trump" and first_trick and any(c in trumps for c in held):
+        cards = [c for c in cards if c in trumps]
+    if rules.first_lead == "trump-broken" and not broken and not all(c in trumps for c in held):
+        cards = [c for c in cards if c not in trumps]
     return cards
 
 
 def follow_cards(rules: Rules, order: TrumpOrder, held: Sequence[str], led_card: str) -> list[str]:
     """Return the cards of ``held`` that follow ``led_card``: those ``follow_error`` lets through."""
-    is_trump = order.strength.__contains__
+    trumps = order.members[order.suit]
     if rules.trump_only:
-        return [c for c in held if is_trump(c)]
-    suit = order.suit
-    led = order.suit_of(led_card)
-    if led == suit:
-        following = [c for c in held if is_trump(c)]
-    else:
-        following = [c for c in held if c[1] == led and not is_trump(c)]
+        return [c for c in held if c in trumps]
+    led = order.members[order.suit_of(led_card)]
+    following = [c for c in held if c in led]
     if following:
-        if led != suit and rules.following.startswith("suit-or-trump"):
-            return [c for c in held if c[1] == led or is_trump(c)]
+        if led is not trumps and rules.following.startswith("suit-or-trump"):
+            return [c for c in held if c in led or c in trumps]
         return following
     if rules.following.endswith("must-trump"):
-        trumps = [c for c in held if is_trump(c)]
-        if trumps:
-            return trumps
+        held_trumps = [c for c in held if c in trumps]
+        if held_trumps:
+            return held_trumps
     return list(held)
 
 
