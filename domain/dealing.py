@@ -45,11 +45,10 @@ def _packets(
     """Deal ``size`` cards to each seat in packets from ``position``; return them and the new position."""
     n = rules.players
     cards: list[list[str]] = [[] for _ in range(n)]
-    while any(len(c) < size for c in cards):
+    for given in range(0, size, packet):
+        take = min(packet, size - given)
         for offset in range(1, n + 1):
-            seat = (dealer + offset) % n
-            take = min(packet, size - len(cards[seat]))
-            cards[seat].extend(deck[position:position + take])
+            cards[(dealer + offset) % n].extend(deck[position:position + take])
             position += take
     return cards, position
 

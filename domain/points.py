@@ -18,7 +18,7 @@ then 000's further kinds): see POINT_ORDER.
 
 from __future__ import annotations
 
-from domain.cards import BLACK_JOKER, RANKS, RED_JOKER, TWIN_SUIT, card_name, game_points, is_joker
+from domain.cards import BLACK_JOKER, GAME_POINTS, RANKS, RED_JOKER, TWIN_SUIT, card_name, is_joker
 from domain.events import GameCount, PointAward
 from domain.rules import Rules
 from domain.state import HandState, Trick
@@ -112,11 +112,12 @@ def award_points(rules: Rules, hand: HandState, makers: int) -> tuple[tuple[Poin
     order = trump_order(rules, hand.trump)
     where = where_played(hand)
     played = tuple(where)
+    trumps = [card for card in played if card in order.strength]
     points: list[PointAward] = []
-    high = order.highest(played)
+    high = order.highest(trumps)
     if high is not None:
         points.append(_captured(rules, "high", high, 1, where[high][0], "the highest trump in play"))
-    low = order.lowest(played)
+    low = order.lowest(trumps)
     if low is not None:
         points.append(_low(rules, hand, low, *where[low]))
     for kind, card, value in card_points(rules, hand.trump):
@@ -151,7 +152,7 @@ def game_counts(rules: Rules, hand: HandState) -> tuple[GameCount, ...]:
     for trick in hand.tricks:
         side = rules.side_of(trick.winner)
         for _, card in trick.plays:
-            value = game_points(card)
+            value = GAME_POINTS.get(card[0], 0)  # game_points(card), without a call per card
             if value:
                 cards[side].append(card)
                 totals[side] += value
