@@ -64,7 +64,7 @@ def follow_error(
             return f"only trumps ({SUIT_NAMES[order.suit]}) are played"
         return None
     led = order.suit_of(led_card)
-    if order.suit_of(card) == led:
+    if card in order.members[led]:
         return None
     led_name = SUIT_NAMES.get(led, led)
     if any(order.suit_of(c) == led for c in held):

@@ -120,12 +120,13 @@ def trick_winner(plays: Sequence[tuple[int, str]], order: TrumpOrder) -> int:
     Of two trumps of equal strength (jokers under "first joker played is high") the
     first played wins.
     """
+    strength = order.strength  # a card is a trump when it has a strength
     best_seat, best_card = plays[0]
     led = order.suit_of(best_card)
-    best_trump = order.is_trump(best_card)
+    best_trump = best_card in strength
     for seat, card in plays[1:]:
-        if order.is_trump(card):
-            if not best_trump or order.strength[card] > order.strength[best_card]:
+        if card in strength:
+            if not best_trump or strength[card] > strength[best_card]:
                 best_seat, best_card, best_trump = seat, card, True
         elif not best_trump and card[1] == led and _PLAIN[card[0]] > _PLAIN[best_card[0]]:
             best_seat, best_card = seat, card
