@@ -11,14 +11,14 @@ the seat that takes it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping, Union
 
 from domain.cards import parse_card, parse_suit
 from domain.errors import MalformedError
+from domain.frozen import frozen
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MakeBid:
     """Bid ``amount`` points."""
 
@@ -26,14 +26,14 @@ class MakeBid:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Pass:
     """Pass in the bidding."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DeclareTrump:
     """Name the trump suit."""
 
@@ -41,7 +41,7 @@ class DeclareTrump:
     suit: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlayCard:
     """Play a card to the trick."""
 
@@ -49,7 +49,7 @@ class PlayCard:
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Discard:
     """Discard these cards (one at a time while choosing; none to stop)."""
 
@@ -57,7 +57,7 @@ class Discard:
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlayFaceDown:
     """Play the face-down card at position ``index`` of the seat's row."""
 
@@ -65,28 +65,28 @@ class PlayFaceDown:
     index: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Claim:
     """Claim the remaining tricks."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DeclareMisdeal:
     """Declare a misdeal on a hand of low cards."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RunIt:
     """As dealer, deal three more cards each and bid another round."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TakeSet:
     """As the stuck dealer, take a set of the minimum bid instead of bidding."""
 

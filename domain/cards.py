@@ -71,8 +71,8 @@ def is_joker(card: str) -> bool:
 
 
 def game_points(card: str) -> int:
-    """Return a card's value toward the game point (000 "Scoring")."""
-    return 0 if is_joker(card) else GAME_POINTS.get(card[0], 0)
+    """Return a card's value toward the game point (000 "Scoring"); a joker's R or B is no rank, so 0."""
+    return GAME_POINTS.get(card[0], 0)
 
 
 def standard_deck() -> tuple[Card, ...]:
@@ -80,15 +80,15 @@ def standard_deck() -> tuple[Card, ...]:
     return tuple(Card(r + s) for s in SUITS for r in RANKS)
 
 
+_CARD_NAMES = {
+    **{r + s: f"the {RANK_NAMES[r]} of {SUIT_NAMES[s]}" for s in SUITS for r in RANKS},
+    RED_JOKER: "the red joker", BLACK_JOKER: "the black joker",
+}
+
+
 def card_name(card: str) -> str:
     """Return a card's name in words, for messages ("the ace of spades")."""
-    if card == RED_JOKER:
-        return "the red joker"
-    if card == BLACK_JOKER:
-        return "the black joker"
-    if card not in ALL_CARDS:
-        return repr(card)
-    return f"the {RANK_NAMES[card[0]]} of {SUIT_NAMES[card[1]]}"
+    return _CARD_NAMES.get(card) or repr(card)
 
 
 def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ only low cards may be declared a misdeal (000 "Misdeal").
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Sequence
 
 from domain.cards import JOKERS, standard_deck
@@ -25,8 +26,13 @@ def deck_of(rules: Rules) -> tuple[str, ...]:
     The standard order (suits S H D C, ranks 2 to A) less the removed ranks, then the
     red and the black joker as the rules add them (000 "Remove cards from deck", "Jokers").
     """
-    cards = tuple(c for c in standard_deck() if c[0] not in rules.removed_ranks)
-    return cards + JOKERS[:rules.jokers]
+    return _deck(rules.removed_ranks, rules.jokers)
+
+
+@lru_cache(maxsize=64)
+def _deck(removed_ranks: str, jokers: int) -> tuple[str, ...]:
+    cards = tuple(c for c in standard_deck() if c[0] not in removed_ranks)
+    return cards + JOKERS[:jokers]
 
 
 # The ranks a misdeal hand may hold, by the option's value (000 "Misdeal").
@@ -39,11 +45,10 @@ def _packets(
     """Deal ``size`` cards to each seat in packets from ``position``; return them and the new position."""
     n = rules.players
     cards: list[list[str]] = [[] for _ in range(n)]
-    while any(len(c) < size for c in cards):
+    for given in range(0, size, packet):
+        take = min(packet, size - given)
         for offset in range(1, n + 1):
-            seat = (dealer + offset) % n
-            take = min(packet, size - len(cards[seat]))
-            cards[seat].extend(deck[position:position + take])
+            cards[(dealer + offset) % n].extend(deck[position:position + take])
             position += take
     return cards, position
 

@@ -26,10 +26,11 @@ from domain.discarding import check_discard, next_draw
 from domain.errors import GameOverError, IllegalActionError, NotYourTurnError
 from domain.events import (
     BidMade, BidPassed, CardPlayed, CardsDiscarded, CardsDrawn, DealerRan, DealerTookSet,
-    DealKeyRevealed, Event, FaceDownPlayed, GameEnded, HandClaimed, HandFinishedEarly, HandScored,
-    KittyTaken, MisdealDeclared, Revoked, SatOut, StockReshuffled, TrickTaken, TrumpDeclared,
+    DealKeyRevealed, Event, FaceDownPlayed, GameEnded, HandClaimed, HandDealt, HandFinishedEarly,
+    HandScored, KittyTaken, MisdealDeclared, Revoked, SatOut, StockReshuffled, TrickTaken,
+    TrumpDeclared,
 )
-from domain.evolve import evolve
+from domain.evolve import evolve_and_keep
 from domain.play import check_face_down, check_play, has_trump, order_of
 from domain.scoring import Settlement, game_result, settle_hand
 from domain.state import (
@@ -141,7 +142,7 @@ def decide(state: GameState, command: Command, source: DealSource) -> list[Event
     else:
         events = [MisdealDeclared(seat=seat)]
     for event in events:
-        state = evolve(state, event)
+        state = evolve_and_keep(state, event)
     return _follow(state, events, source)
 
 
@@ -191,9 +192,11 @@ def _follow(state: GameState, events: list[Event], source: DealSource) -> list[E
         more = _next(state, source, misdeal)
         if not more:
             return events
-        for event in more:
-            state = evolve(state, event)
         events.extend(more)
+        if isinstance(more[-1], (HandDealt, GameEnded)):
+            return events  # nothing follows a new deal (a seat is to act) or the game's end
+        for event in more:
+            state = evolve_and_keep(state, event)
 
 
 def _dealer_set(state: GameState, hand: HandState) -> Settlement:

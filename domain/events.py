@@ -9,11 +9,12 @@ Fields added later must have defaults, so that stored events keep decoding.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping, Union
 
+from domain.frozen import frozen
 
-@dataclass(frozen=True, slots=True)
+
+@frozen
 class SeatSpec:
     """Who sits in a seat: a human, or a computer player of a level."""
 
@@ -21,7 +22,7 @@ class SeatSpec:
     level: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameStarted:
     """A game began with these rules, seats and first dealer, committed to a secret seed."""
 
@@ -36,7 +37,7 @@ class GameStarted:
     seed_source: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HandDealt:
     """The dealer dealt these cards; ``deal`` counts every deal of the game from 1.
 
@@ -53,7 +54,7 @@ class HandDealt:
     blind: tuple[tuple[str, ...], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BidMade:
     """A seat bid this many points."""
 
@@ -61,14 +62,14 @@ class BidMade:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BidPassed:
     """A seat passed in the bidding."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TrumpDeclared:
     """The maker named the trump suit."""
 
@@ -76,7 +77,7 @@ class TrumpDeclared:
     suit: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CardPlayed:
     """A seat played a card to the trick on the table."""
 
@@ -84,7 +85,7 @@ class CardPlayed:
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FaceDownPlayed:
     """A seat played the face-down card at ``index`` of its row, revealed as ``card`` (001 "Fish Pitch")."""
 
@@ -93,14 +94,14 @@ class FaceDownPlayed:
     card: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class MisdealDeclared:
     """A seat dealt only low cards declared a misdeal; the hand is dealt again (000 "Misdeal")."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DealerRan:
     """The dealer ran it: each seat was dealt these further cards from the stock (000 "Dealer can run it")."""
 
@@ -109,7 +110,7 @@ class DealerRan:
     deal: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DealerTookSet:
     """Stuck with everyone else passed, the dealer took a set of ``amount`` instead of bidding (000 "Stick the dealer")."""
 
@@ -117,7 +118,7 @@ class DealerTookSet:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class KittyTaken:
     """The maker took the kitty into their hand."""
 
@@ -126,7 +127,7 @@ class KittyTaken:
     deal: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CardsDiscarded:
     """A seat discarded these cards face down; ``done`` when it has finished discarding."""
 
@@ -136,7 +137,7 @@ class CardsDiscarded:
     deal: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StockReshuffled:
     """The stock ran short: the discards were shuffled and put under it, in this order (000 "Discarding")."""
 
@@ -144,7 +145,7 @@ class StockReshuffled:
     deal: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class CardsDrawn:
     """A seat was given these cards from the front of the stock."""
 
@@ -153,14 +154,14 @@ class CardsDrawn:
     deal: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SatOut:
     """A seat out of trump sits out the rest of the hand (000 "Play with trump only")."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Revoked:
     """The card just played broke the rule of following suit and stands as a revoke (003 "Auction pitch")."""
 
@@ -169,7 +170,7 @@ class Revoked:
     trick: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TrickPlays:
     """A trick completed without being played card by card: its leader, winner and plays in order."""
 
@@ -178,7 +179,7 @@ class TrickPlays:
     plays: tuple[tuple[int, str], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HandClaimed:
     """A seat claimed the remaining tricks and the claim was certain; these tricks complete the hand."""
 
@@ -186,14 +187,14 @@ class HandClaimed:
     tricks: tuple[TrickPlays, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HandFinishedEarly:
     """No card left could change a point, so the hand was completed with these tricks (000 "Finish hand early")."""
 
     tricks: tuple[TrickPlays, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TrickTaken:
     """A trick was complete and its winner took it; ``trick`` counts from 1 in the hand."""
 
@@ -203,7 +204,7 @@ class TrickTaken:
     cards: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PointAward:
     """One point of a hand: its kind, value, the card behind it, who received it and why.
 
@@ -222,7 +223,7 @@ class PointAward:
     receiver: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameCount:
     """The game points a side took, with the cards that made them.
 
@@ -236,7 +237,7 @@ class GameCount:
     half_pips: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HandScored:
     """The hand's points with their evidence, whether the bid was made, and the new scores.
 
@@ -262,7 +263,7 @@ class HandScored:
     moon: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class DealKeyRevealed:
     """A finished deal's key, from which anyone can recompute that deal's deck order."""
 
@@ -270,7 +271,7 @@ class DealKeyRevealed:
     key: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class GameEnded:
     """The game is over: the winning side (None for a tie), why, and the seed revealed."""
 

@@ -389,9 +389,30 @@ _HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
 }
 
 
+# The state each event of a recent ``decide`` led to, by the event's identity. decide folds
+# every event it returns to find what follows; a caller that then folds the same event
+# objects into the same states (a rollout's step, a simulated game) gets the state decide
+# built instead of building it again. An entry holds its event and state, so an id is
+# not reused while it is kept; any other event, or another state, is evolved as usual.
+_KEPT: dict[int, tuple[Event, GameState, GameState]] = {}
+_KEEP_AT_MOST = 64
+
+
 def evolve(state: GameState, event: Event) -> GameState:
     """Return the state after ``event``."""
+    kept = _KEPT.get(id(event))
+    if kept is not None and kept[0] is event and kept[1] is state:
+        return kept[2]
     return _HANDLERS[type(event)](state, event)
+
+
+def evolve_and_keep(state: GameState, event: Event) -> GameState:
+    """Return the state after ``event``, kept for a caller that folds this very event into ``state`` next."""
+    after = _HANDLERS[type(event)](state, event)
+    if len(_KEPT) >= _KEEP_AT_MOST:
+        _KEPT.clear()
+    _KEPT[id(event)] = (event, state, after)
+    return after
 
 
 def replay(events: Iterable[Event], state: GameState = INITIAL) -> GameState:

@@ -6,6 +6,7 @@ only if ``decide`` accepts it (a discard's cards may be posted in any order).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
 from domain.actions import (
@@ -17,7 +18,7 @@ from domain.cards import SUITS
 from domain.claims import claim_tricks
 from domain.discarding import discard_actions
 from domain.errors import IllegalActionError
-from domain.play import face_down_left, is_playable
+from domain.play import face_down_left, playable_cards
 from domain.rules import Rules
 from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState, HandState
 
@@ -30,12 +31,25 @@ def _allowed(check: Callable[[Rules, HandState, int], None], rules: Rules, hand:
     return True
 
 
+@lru_cache(maxsize=None)
+def _play(seat: int, card: str) -> PlayCard:
+    """Return the command to play ``card``: a value, so one object serves every turn (8 seats, 54 cards at most)."""
+    return PlayCard(seat, card)
+
+
 def legal_commands(state: GameState, seat: int) -> list[Command]:
     """Return the commands ``seat`` may send now (empty when it is not the seat's turn)."""
     hand = state.hand
     if state.ended is not None or hand is None or hand.to_act != seat:
         return []
     rules = state.rules
+    if hand.phase == PLAYING:
+        plays: list[Command] = [_play(seat, card) for card in playable_cards(rules, hand, seat)]
+        if rules.blind_cards and hand.tricks:
+            plays += [PlayFaceDown(seat, index) for index in face_down_left(hand, seat)]
+        if rules.claims and not hand.table and claim_tricks(rules, hand, seat) is not None:
+            plays.append(Claim(seat))
+        return plays
     if hand.phase == BIDDING:
         commands: list[Command] = [MakeBid(seat, amount) for amount in bid_amounts(rules, hand, seat)]
         for check, command in (
@@ -53,13 +67,4 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
         ]
     if hand.phase == DISCARDING:
         return [Discard(seat, cards) for cards in discard_actions(rules, hand, seat)]
-    if hand.phase == PLAYING:
-        plays: list[Command] = [
-            PlayCard(seat, card) for card in hand.cards[seat] if is_playable(rules, hand, seat, card)
-        ]
-        if rules.blind_cards and hand.tricks:
-            plays += [PlayFaceDown(seat, index) for index in face_down_left(hand, seat)]
-        if rules.claims and not hand.table and claim_tricks(rules, hand, seat) is not None:
-            plays.append(Claim(seat))
-        return plays
     return []

@@ -64,7 +64,7 @@ def follow_error(
             return f"only trumps ({SUIT_NAMES[order.suit]}) are played"
         return None
     led = order.suit_of(led_card)
-    if order.suit_of(card) == led:
+    if card in order.members[led]:
         return None
     led_name = SUIT_NAMES.get(led, led)
     if any(order.suit_of(c) == led for c in held):
@@ -77,6 +77,53 @@ def follow_error(
         if any(order.is_trump(c) for c in held):
             return f"you have no {led_name}, so you must play a trump ({SUIT_NAMES[order.suit]})"
     return None
+
+
+def lead_cards(
+    rules: Rules, order: TrumpOrder, held: Sequence[str], first_trick: bool, broken: bool,
+) -> list[str]:
+    """Return the cards of ``held`` that may be led: those ``lead_error`` lets through."""
+    trumps = order.members[order.suit]
+    cards = [c for c in held if c in trumps] if rules.trump_only else list(held)
+    if first_trick and not rules.joker_first_lead and not all(is_joker(c) for c in held):
+        cards = [c for c in cards if not is_joker(c)]
+    if rules.first_lead == "trump" and first_trick and any(c in trumps for c in held):
+        cards = [c for c in cards if c in trumps]
+    if rules.first_lead == "trump-broken" and not broken and not all(c in trumps for c in held):
+        cards = [c for c in cards if c not in trumps]
+    return cards
+
+
+def follow_cards(rules: Rules, order: TrumpOrder, held: Sequence[str], led_card: str) -> list[str]:
+    """Return the cards of ``held`` that follow ``led_card``: those ``follow_error`` lets through."""
+    trumps = order.members[order.suit]
+    if rules.trump_only:
+        return [c for c in held if c in trumps]
+    led = order.members[order.suit_of(led_card)]
+    following = [c for c in held if c in led]
+    if following:
+        if led is not trumps and rules.following.startswith("suit-or-trump"):
+            return [c for c in held if c in led or c in trumps]
+        return following
+    if rules.following.endswith("must-trump"):
+        held_trumps = [c for c in held if c in trumps]
+        if held_trumps:
+            return held_trumps
+    return list(held)
+
+
+def playable_cards(rules: Rules, hand: HandState, seat: int) -> list[str]:
+    """Return the cards ``seat`` may play now, in the order held: those ``check_play`` accepts."""
+    held = hand.cards[seat]
+    if hand.trump is None:
+        return [c for c in held if not is_joker(c)]
+    order = trump_order(rules, hand.trump)
+    if not hand.table:
+        broken = rules.first_lead == "trump-broken" and is_trump_broken(order, hand)
+        return lead_cards(rules, order, held, not hand.tricks, broken)
+    if rules.revoke == "penalty" and not rules.trump_only:
+        return list(held)  # a card that does not follow stands, as a revoke
+    return follow_cards(rules, order, held, hand.table[0][1])
 
 
 def check_play(rules: Rules, hand: HandState, seat: int, card: str) -> bool:

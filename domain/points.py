@@ -18,12 +18,10 @@ then 000's further kinds): see POINT_ORDER.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from domain.cards import BLACK_JOKER, RANKS, RED_JOKER, TWIN_SUIT, card_name, game_points, is_joker
+from domain.cards import BLACK_JOKER, GAME_POINTS, RANKS, RED_JOKER, TWIN_SUIT, card_name, is_joker
 from domain.events import GameCount, PointAward
 from domain.rules import Rules
-from domain.state import HandState
+from domain.state import HandState, Trick
 from domain.trumps import trump_order
 
 POINT_ORDER = (
@@ -36,22 +34,9 @@ POINT_ORDER = (
 _RANK = {rank: i for i, rank in enumerate(RANKS)}
 
 
-@dataclass(frozen=True, slots=True)
-class Played:
-    """Where a card went in a hand: its trick, the seat that won that trick and the seat that played it."""
-
-    trick: int
-    winner: int
-    seat: int
-
-
-def where_played(hand: HandState) -> dict[str, Played]:
-    """Map each card played to a trick in ``hand`` to where it went, in the order played."""
-    found: dict[str, Played] = {}
-    for trick in hand.tricks:
-        for seat, card in trick.plays:
-            found[card] = Played(trick.number, trick.winner, seat)
-    return found
+def where_played(hand: HandState) -> dict[str, tuple[Trick, int]]:
+    """Map each card played to a trick in ``hand`` to that trick and the seat that played it, in the order played."""
+    return {card: (trick, seat) for trick in hand.tricks for seat, card in trick.plays}
 
 
 def card_points(rules: Rules, suit: str) -> tuple[tuple[str, str, int], ...]:
@@ -96,27 +81,28 @@ _WHAT = {
 }
 
 
-def _captured(rules: Rules, kind: str, card: str, value: int, where: Played, what: str) -> PointAward:
+def _captured(rules: Rules, kind: str, card: str, value: int, trick: Trick, what: str) -> PointAward:
+    winner = trick.winner
     return PointAward(
-        kind=kind, value=value, side=rules.side_of(where.winner), seat=where.winner, card=card,
-        trick=where.trick, receiver="capturer",
-        reason=f"{what}, {card_name(card)}, taken by seat {where.winner} in trick {where.trick}",
+        kind=kind, value=value, side=rules.side_of(winner), seat=winner, card=card,
+        trick=trick.number, receiver="capturer",
+        reason=f"{what}, {card_name(card)}, taken by seat {winner} in trick {trick.number}",
     )
 
 
-def _low(rules: Rules, hand: HandState, card: str, where: Played) -> PointAward:
+def _low(rules: Rules, hand: HandState, card: str, trick: Trick, played_by: int) -> PointAward:
     what = "the lowest trump in play"
     if rules.low_point == "capturer":
-        return _captured(rules, "low", card, 1, where, what)
-    seat = where.seat
+        return _captured(rules, "low", card, 1, trick, what)
+    seat = played_by
     how = f"played by seat {seat}"
     if rules.low_point == "original-owner":
         # The seat it was dealt to; a card that reached a hand later belongs to the seat that held it.
-        seat = next((s for s, cards in enumerate(hand.dealt) if card in cards), where.seat)
+        seat = next((s for s, cards in enumerate(hand.dealt) if card in cards), played_by)
         how = f"dealt to seat {seat}"
     return PointAward(
-        kind="low", value=1, side=rules.side_of(seat), seat=seat, card=card, trick=where.trick,
-        receiver=rules.low_point, reason=f"{what}, {card_name(card)}, {how}, played in trick {where.trick}",
+        kind="low", value=1, side=rules.side_of(seat), seat=seat, card=card, trick=trick.number,
+        receiver=rules.low_point, reason=f"{what}, {card_name(card)}, {how}, played in trick {trick.number}",
     )
 
 
@@ -126,16 +112,17 @@ def award_points(rules: Rules, hand: HandState, makers: int) -> tuple[tuple[Poin
     order = trump_order(rules, hand.trump)
     where = where_played(hand)
     played = tuple(where)
+    trumps = [card for card in played if card in order.strength]
     points: list[PointAward] = []
-    high = order.highest(played)
+    high = order.highest(trumps)
     if high is not None:
-        points.append(_captured(rules, "high", high, 1, where[high], "the highest trump in play"))
-    low = order.lowest(played)
+        points.append(_captured(rules, "high", high, 1, where[high][0], "the highest trump in play"))
+    low = order.lowest(trumps)
     if low is not None:
-        points.append(_low(rules, hand, low, where[low]))
+        points.append(_low(rules, hand, low, *where[low]))
     for kind, card, value in card_points(rules, hand.trump):
         if card in where:
-            points.append(_captured(rules, kind, card, value, where[card], _WHAT[kind]))
+            points.append(_captured(rules, kind, card, value, where[card][0], _WHAT[kind]))
     if rules.last_trick_point and hand.tricks:
         last = hand.tricks[-1]
         points.append(PointAward(
@@ -151,25 +138,29 @@ def award_points(rules: Rules, hand: HandState, makers: int) -> tuple[tuple[Poin
         spades = [c for c in played if c[1] == "S" and not is_joker(c)]
         if spades:
             best = max(spades, key=lambda c: _RANK[c[0]])
-            points.append(_captured(rules, "spade", best, 1, where[best], "the highest spade in play"))
+            points.append(_captured(rules, "spade", best, 1, where[best][0], "the highest spade in play"))
     points.sort(key=lambda p: POINT_ORDER.index(p.kind))
     return tuple(points), counts
 
 
 def game_counts(rules: Rules, hand: HandState) -> tuple[GameCount, ...]:
     """Return the game points each side captured, with the cards behind them (000 "Scoring")."""
-    cards: list[list[str]] = [[] for _ in range(rules.sides)]
-    halves = [0] * rules.sides
+    sides = rules.sides
+    cards: list[list[str]] = [[] for _ in range(sides)]
+    totals = [0] * sides
+    halves = [0] * sides
     for trick in hand.tricks:
         side = rules.side_of(trick.winner)
         for _, card in trick.plays:
-            if game_points(card):
+            value = GAME_POINTS.get(card[0], 0)  # game_points(card), without a call per card
+            if value:
                 cards[side].append(card)
+                totals[side] += value
             elif rules.joker_pips and is_joker(card):
                 cards[side].append(card)
                 halves[side] += 1
     return tuple(
-        GameCount(side=side, total=sum(game_points(c) for c in taken), cards=tuple(taken), half_pips=halves[side])
+        GameCount(side=side, total=totals[side], cards=tuple(taken), half_pips=halves[side])
         for side, taken in enumerate(cards)
     )
 

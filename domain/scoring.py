@@ -28,17 +28,17 @@ earned brings the score nearer zero, 001 "Smudge"). ``settle_hand`` is decide's 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 from domain.events import HandScored, PointAward
+from domain.frozen import frozen
 from domain.game_over import may_win, outcome, progress
 from domain.points import award_points
 from domain.rules import Rules
 from domain.state import GameState, HandState
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Settlement:
     """The end of a hand: its score and, when the game is over, the winner and why."""
 

@@ -12,11 +12,11 @@ so the first played on a trick wins (000 "Playing"). The order is computed once 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
-from domain.cards import BLACK_JOKER, RANKS, RED_JOKER, TWIN_SUIT
+from domain.cards import ALL_CARDS, BLACK_JOKER, RANKS, RED_JOKER, TWIN_SUIT
 from domain.rules import Rules
 
 # Off-card options and the rank each concerns.
@@ -25,12 +25,17 @@ OFF_CARDS = (("off_ace", "A"), ("off_jack", "J"), ("off_nine", "9"), ("off_five"
 
 @dataclass(frozen=True, slots=True)
 class TrumpOrder:
-    """The trump suit of a hand: its cards from lowest to highest and each card's strength."""
+    """The trump suit of a hand: its cards from lowest to highest and each card's strength.
+
+    ``members`` holds the cards that count as each suit: the trumps under the trump suit,
+    every other card under its printed suit (a joker outside trump under "J").
+    """
 
     suit: str
     cards: tuple[str, ...]
     strength: dict[str, int]
     not_low: frozenset[str] = frozenset()
+    members: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def is_trump(self, card: str) -> bool:
         """Tell whether ``card`` belongs to the trump suit."""
@@ -98,7 +103,11 @@ def _trump_order(rules: Rules, suit: str) -> TrumpOrder:
     if len(jokers) == 2 and rules.joker_order == "first-played-high":
         strength[RED_JOKER] = strength[BLACK_JOKER]
     not_low = frozenset(jokers) if rules.joker_place == "below-two" else frozenset()
-    return TrumpOrder(suit=suit, cards=tuple(cards), strength=strength, not_low=not_low)
+    members = {suit: frozenset(cards)}
+    for other in "SHDCJ":
+        if other != suit:
+            members[other] = frozenset(c for c in ALL_CARDS if c[1] == other and c not in strength)
+    return TrumpOrder(suit=suit, cards=tuple(cards), strength=strength, not_low=not_low, members=members)
 
 
 _PLAIN = {rank: i for i, rank in enumerate(RANKS)}
@@ -111,12 +120,13 @@ def trick_winner(plays: Sequence[tuple[int, str]], order: TrumpOrder) -> int:
     Of two trumps of equal strength (jokers under "first joker played is high") the
     first played wins.
     """
+    strength = order.strength  # a card is a trump when it has a strength
     best_seat, best_card = plays[0]
     led = order.suit_of(best_card)
-    best_trump = order.is_trump(best_card)
+    best_trump = best_card in strength
     for seat, card in plays[1:]:
-        if order.is_trump(card):
-            if not best_trump or order.strength[card] > order.strength[best_card]:
+        if card in strength:
+            if not best_trump or strength[card] > strength[best_card]:
                 best_seat, best_card, best_trump = seat, card, True
         elif not best_trump and card[1] == led and _PLAIN[card[0]] > _PLAIN[best_card[0]]:
             best_seat, best_card = seat, card

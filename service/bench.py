@@ -184,6 +184,19 @@ def c_reference(positions: list[GameState], count: int) -> tuple[float | None, s
     return done / seconds, f"{os.path.basename(compiler)} -O2"
 
 
+def reference_rate(leads: list[GameState], seconds: float = 2.0) -> float:
+    """Return random playouts of ``leads`` (in turn) per CPU second on the reference reducers."""
+    rng = random.Random(1)
+    turn = [0]
+
+    def reference() -> int:
+        _reference_playout(leads[turn[0] % len(leads)], rng)
+        turn[0] += 1
+        return 1
+
+    return _cpu_rate(reference, seconds)
+
+
 def bench_ai(
     playouts: int = 300, hints: int = 20, levels: tuple[int, ...] = (1, 2, 3, 4, 5, 6), seconds: float = 2.0,
 ) -> AiFigures:
@@ -195,12 +208,6 @@ def bench_ai(
     leads = first_leads(8)
     rng = random.Random(1)
     turn = [0]
-
-    def reference() -> int:
-        _reference_playout(leads[turn[0] % len(leads)], rng)
-        turn[0] += 1
-        return 1
-
     prepared = [fastsim.position_of(state) for state in leads]
     batch = 20_000
 
@@ -210,7 +217,7 @@ def bench_ai(
         fastsim.run_many(position, batch, policy, seed=turn[0])
         return batch
 
-    reference_rate = _cpu_rate(reference, seconds)
+    reference = reference_rate(leads, seconds)
     fast_rate = _cpu_rate(lambda: fast(fastsim.POLICY_RANDOM), seconds)
     level3_rate = _cpu_rate(lambda: fast(fastsim.POLICY_LEVEL3), seconds)
     c_rate, c_note = c_reference(leads, max(1, int(fast_rate * seconds / len(leads))))
@@ -252,7 +259,7 @@ def bench_ai(
             bid_times.setdefault(level, []).append(statistics.median(runs))
             bid_deals.setdefault(level, []).append(min((c.samples for c in chances), default=0))
     return AiFigures(
-        positions=len(leads), warm_seconds=warm_seconds, reference_per_second=reference_rate,
+        positions=len(leads), warm_seconds=warm_seconds, reference_per_second=reference,
         fast_per_second=fast_rate, fast_level3_per_second=level3_rate, c_per_second=c_rate, c_note=c_note,
         playouts=playouts, playouts_per_second=rate, hint_times=times, hint_errors=errors,
         bid_times=bid_times, bid_deals=bid_deals,

@@ -195,9 +195,18 @@ main.add_command(audit)
 @click.option("--playouts", default=300, show_default=True, help="Whole-hand level-3 rollouts to time.")
 @click.option("--hints", default=20, show_default=True, help="Positions to time a hint on, at each level.")
 @click.option("--seconds", default=2.0, show_default=True, help="CPU seconds for each playout rate.")
-def bench_ai(playouts: int, hints: int, seconds: float) -> None:
+@click.option("--reference-only", is_flag=True, help="Time only the playouts on the reference reducers.")
+def bench_ai(playouts: int, hints: int, seconds: float, reference_only: bool) -> None:
     """Playouts per second per core: reference reducers, fast simulator, C; hint and bid analysis times (p50/p99) per level."""
-    from service.bench import bench_ai as run, percentile
+    from service.bench import bench_ai as run, first_leads, percentile, reference_rate
+
+    if reference_only:
+        leads = first_leads(8)
+        rate = reference_rate(leads, seconds)
+        click.echo(describe())
+        click.echo(f"random playouts of the play phase from the first lead ({len(leads)} deals, default rules), per second of CPU on one core:")
+        click.echo(f"  reference reducers (decide/evolve/score_hand): {rate:,.0f}")
+        return
 
     click.echo("warming the fast simulator (numba compiles it, or loads it from its cache) ...")
     figures = run(playouts, hints, seconds=seconds)

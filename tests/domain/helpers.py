@@ -24,8 +24,9 @@ from domain.events import Event, SeatSpec
 from domain.evolve import evolve, replay
 from domain.fairness import commit, deal_key, seed_from_text
 from domain.legal import legal_commands
+from domain.play import is_playable, playable_cards
 from domain.rules import Rules, rules_from_dict
-from domain.state import GameState, HandState
+from domain.state import PLAYING, GameState, HandState
 
 E = TypeVar("E")
 
@@ -287,3 +288,20 @@ def card_places(state: GameState) -> Counter[str]:
     found.update(card for _, card in hand.table)
     found.update(card for trick in hand.tricks for _, card in trick.plays)
     return found
+
+
+def playable_mismatches(states: Sequence[GameState]) -> list[int]:
+    """Return the versions among ``states`` where playable_cards differs from the held cards check_play accepts.
+
+    legal_commands lists the cards playable_cards selects; both must keep the order held.
+    """
+    wrong = []
+    for state in states:
+        hand = state.hand
+        seat = state.to_act
+        if hand is None or seat is None or hand.phase != PLAYING:
+            continue
+        accepted = [card for card in hand.cards[seat] if is_playable(state.rules, hand, seat, card)]
+        if playable_cards(state.rules, hand, seat) != accepted:
+            wrong.append(state.version)
+    return wrong

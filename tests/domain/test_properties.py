@@ -27,6 +27,7 @@ from domain.points import POINT_ORDER
 from domain.scoring import game_result, score_hand
 from domain.state import BIDDING, DECLARING, PLAYING, GameState
 from domain.views import redact_event, seat_view
+from tests.domain.helpers import playable_mismatches
 from tests.strategies import PlayedGame, played_games
 
 GAMES = settings(
@@ -179,6 +180,13 @@ def _card_strings(value: Any) -> set[str]:
         return set().union(*(_card_strings(v) for v in value)) if value else set()
     return set()
 
+
+
+@GAMES
+@given(played_games())
+def test_the_playable_cards_are_those_check_play_accepts_in_the_order_held(game: PlayedGame) -> None:
+    """At every play, playable_cards (what legal_commands lists) is the held cards check_play accepts, in order."""
+    assert playable_mismatches([game.states[k] for k in game.turns]) == []
 
 @GAMES
 @given(played_games())

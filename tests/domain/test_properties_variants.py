@@ -10,7 +10,7 @@ card the rules hide; every event survives the codec.
 
 from __future__ import annotations
 
-from tests.domain.helpers import card_places
+from tests.domain.helpers import card_places, playable_mismatches
 
 import json
 from collections import Counter
@@ -103,6 +103,13 @@ def test_exactly_the_listed_actions_are_accepted(game: PlayedGame) -> None:
                 continue
             raise AssertionError(f"{command} was accepted but not listed at version {k}")
 
+
+
+@VARIANTS
+@given(variant_games())
+def test_the_playable_cards_are_those_check_play_accepts_in_the_order_held(game: PlayedGame) -> None:
+    """At every play, playable_cards (what legal_commands lists) is the held cards check_play accepts, in order."""
+    assert playable_mismatches([game.states[k] for k in game.turns]) == []
 
 def _cards_in(value: Any) -> set[str]:
     if isinstance(value, str):
