@@ -6,10 +6,10 @@ player may see is decided in one place. Levels (000 "Computer Players"):
 | level | how it chooses | deals sampled (compiled kernel) | standard error aimed at | deals on the reducers |
 | --- | --- | --- | --- | --- |
 | 1, 2 | simple (policies.py) | 32 | - | 16 |
-| 3 | rule-based (policies.py) | 64, up to 300 (1,200 hands) | 0.35 points | 16 |
-| 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (1,200 hands) | 0.25 points | 16 |
-| 5 | the same | 192, up to 1,500 (5,000 hands) | 0.15 points | 40 |
-| 6 | the same | 256, up to 4,000 (16,000 hands) | 0.10 points | 100 |
+| 3 | rule-based (policies.py) | 64, up to 300 (900 hands) | 0.35 points | 16 |
+| 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (720 hands) | 0.25 points | 16 |
+| 5 | the same | 192, up to 1,500 (3,600 hands) | 0.15 points | 40 |
+| 6 | the same | 256, up to 4,000 (12,000 hands) | 0.10 points | 100 |
 
 Deals are played in the compiled kernel where montecarlo.py's routes allow, more of
 them until every action's expected points have the standard error aimed at, or the
@@ -37,10 +37,10 @@ LEVELS = (1, 2, 3, 4, 5, 6)
 PLANS = {
     1: Sampling(32, reference=16),
     2: Sampling(32, reference=16),
-    3: Sampling(64, most=300, error=0.35, reference=16, playouts=1200),
-    4: Sampling(96, most=500, error=0.25, reference=16, playouts=1200),
-    5: Sampling(192, most=1500, error=0.15, reference=40, playouts=5000),
-    6: Sampling(256, most=4000, error=0.10, reference=100, playouts=16000),
+    3: Sampling(64, most=300, error=0.35, reference=16, playouts=900),
+    4: Sampling(96, most=500, error=0.25, reference=16, playouts=720),
+    5: Sampling(192, most=1500, error=0.15, reference=40, playouts=3600),
+    6: Sampling(256, most=4000, error=0.10, reference=100, playouts=12000),
 }
 BID_DEALS = {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1500}
 ROLLOUT_POLICY: Policy = level3

@@ -27,7 +27,7 @@ from domain.ai.fastsim.auction import (
 from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS, UNSCORED
 from domain.ai.fastsim.discards import D_KITTY_BEFORE, after_trump, append, take_kitty
 from domain.ai.fastsim.kernel import (
-    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, jit, playout,
+    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, _nth_bit, jit, playout,
 )
 from domain.ai.fastsim.tables import N_CARDS
 
@@ -165,9 +165,9 @@ def from_deals(
             owner[:] = -1
             for s in range(players - 1, -1, -1):
                 mask = dealt[s]
-                for c in range(N_CARDS):
-                    if (mask >> c) & 1:
-                        owner[c] = s
+                while mask:
+                    owner[_nth_bit(mask, 0)] = s
+                    mask &= mask - 1
             leader = maker if a[A_MAKER_LEADS] == 1 else (maker + 1) % players
             st[:] = 0
             st[S_TO_ACT] = leader

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from domain.ai.players import PLANS
 from service.api import create_app
 from service.bootstrap import build_services
 from service.config import Settings
@@ -95,9 +96,11 @@ def test_a_hint_suggests_an_action_and_estimates_every_legal_action(ai_client: F
     assert hint["suggestion"] in view["legal_actions"]
     assert [e["action"] for e in hint["estimates"]] == view["legal_actions"]
     assert all(e["samples"] > 0 for e in hint["estimates"])
-    # Level 4 plays deals until each action's expected points have a standard error of 0.25
-    # (domain/ai/players.py) or its most deals are played.
-    assert all(0 <= e["standard_error"] <= 0.25 or e["samples"] >= 500 for e in hint["estimates"])
+    # Level 4 plays deals until each action's expected points have its standard error
+    # (domain/ai/players.py), or its most deals for this many actions are played.
+    plan = PLANS[4]
+    most = plan.most_for(len(hint["estimates"]))
+    assert all(0 <= e["standard_error"] <= (plan.error or 0) or e["samples"] == most for e in hint["estimates"])
     assert all(e["margin_standard_error"] >= 0 for e in hint["estimates"])
     assert hint["action"] == intended and hint["differs"] == (intended != hint["suggestion"])
     other = (seat + 1) % 4
