@@ -10,8 +10,13 @@ same connection settings:
   timeout instead of both reading, then deadlocking on the lock upgrade.
   A connection marked with `deferred_begin` starts with a plain ``BEGIN``
   instead, which in WAL mode reads a snapshot without taking the write lock.
-- PostgreSQL through psycopg 3, with pre-ping so a restarted server does not
-  hand out dead pooled connections, and a pool that keeps as many connections
+- PostgreSQL through psycopg 3, with a ping before handing out a pooled
+  connection that has lain idle for a second or more (``IDLE_PING_SECONDS``), so a
+  restarted server does not hand out dead connections, while a busy process
+  does not pay a round trip per checkout (SQLAlchemy's ``pool_pre_ping`` pings
+  every time). A connection that dies while in use fails its request (503, see
+  service/store.py), and SQLAlchemy then drops every connection the pool
+  held before it. The pool keeps as many connections
   as the process has threads using it (``pool_size``): a connection beyond
   the pool is closed when it is returned, so a busy process would otherwise
   open and close a connection (a new server process) every few requests.
@@ -19,17 +24,21 @@ same connection settings:
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Final
 
 from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.pool import ConnectionPoolEntry
+from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
 BUSY_TIMEOUT_MS: Final = 10_000
 CONNECT_TIMEOUT_S: Final = 10
 DEFAULT_POOL_SIZE: Final = 5  # SQLAlchemy's own default, for tools and scripts
 DEFERRED_BEGIN_OPTION: Final = "pitch_deferred_begin"
+IDLE_PING_SECONDS: Final = 1.0
+_RETURNED_AT: Final = "pitch_returned_at"
 
 _POSTGRES_ALIASES: Final = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
 _SQLITE_ALIASES: Final = frozenset({"sqlite", "sqlite+pysqlite"})
@@ -58,12 +67,35 @@ def make_engine(url: str | URL, pool_size: int = DEFAULT_POOL_SIZE) -> Engine:
     parsed = normalize_url(url)
     if parsed.get_backend_name() == "sqlite":
         return _sqlite_engine(parsed)
-    return create_engine(
+    engine = create_engine(
         parsed,
-        pool_pre_ping=True,
         pool_size=pool_size,
         connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
     )
+    _ping_when_idle(engine)
+    return engine
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Ping a pooled connection at checkout when it was returned ``IDLE_PING_SECONDS`` ago or more.
+
+    A failed ping raises DisconnectionError, on which the pool discards the connection
+    and checks out a fresh one (SQLAlchemy's PoolEvents.checkout).
+    """
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: ConnectionPoolEntry) -> None:
+        record.info[_RETURNED_AT] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: ConnectionPoolEntry, _proxy: PoolProxiedConnection) -> None:
+        returned = record.info.get(_RETURNED_AT)
+        if returned is None or time.monotonic() - returned < IDLE_PING_SECONDS:
+            return  # just connected, or in use a moment ago
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as error:
+            raise DisconnectionError(f"a pooled connection failed its ping: {error}") from error
 
 
 def deferred_begin(connection: Connection) -> Connection:
