@@ -26,6 +26,7 @@ def run_gunicorn(settings: Settings, bind: str, processes: int, load: Callable[[
             self.cfg.set("bind", bind)
             self.cfg.set("workers", processes)
             self.cfg.set("worker_class", "gthread")
+            self.cfg.set("reuse_port", True)  # a listening socket per worker: connections spread over them
             self.cfg.set("threads", settings.threads)
             self.cfg.set("timeout", settings.request_timeout)
             self.cfg.set("accesslog", None)  # the app logs each request, with its id (service/api/observe.py)
