@@ -158,12 +158,25 @@ class GameService:
         idempotency_key: str | None = None,
     ) -> ActionResult:
         """Take a seat's action at the version the client saw; return what it caused."""
-        state = self.load(game_id)
+        state = self._state_at(game_id, expected_version)
         if token is None:
             raise UnauthorizedError("acting needs the seat's bearer token")
         seat = self.seat_of(game_id, token)
         assert seat is not None
         return self._act(game_id, seat, expected_version, action, idempotency_key, state)
+
+    def _state_at(self, game_id: str, version: int) -> GameState:
+        """Return the game's state for an action expected at ``version``.
+
+        When the cache holds the game at exactly that version, that state is used without
+        reading the log: the append then stores the action only if ``version`` is still the
+        head (it checks, in its own transaction), so a cache that fell behind another
+        process's writes yields the same 409 a fresh read would. Otherwise the log is read.
+        """
+        cached = self.states.cached(game_id)
+        if cached is not None and cached.version == version:
+            return cached
+        return self.load(game_id)
 
     def act_as(self, game_id: str, seat: int, expected_version: int, action: dict[str, Any], key: str) -> int:
         """Take a computer seat's action at the version it was chosen for; return the new version."""

@@ -46,6 +46,11 @@ class StateCache:
             self.remember(game_id, state)
         return state
 
+    def cached(self, game_id: str) -> GameState | None:
+        """Return the latest state kept for a game, without asking the store whether it is still current."""
+        with self._lock:
+            return self._states.get(game_id)
+
     def remember(self, game_id: str, state: GameState) -> None:
         """Keep ``state`` as the latest known state of a game, unless a newer one is kept."""
         if self._size <= 0:
