@@ -8,19 +8,27 @@ The run, in order:
 2. The API served as ``pitch serve`` serves it (service/bench_serve.py: gunicorn gthread
    workers, JSON request logs, metrics), with the per-client write limit off because every
    client comes from 127.0.0.1. ``clients`` threads (service/bench_clients.py) play
-   ``games`` complete games at once over keep-alive connections; each action request is timed.
-3. The baseline served by the same gunicorn settings: a route that inserts one row in
+   ``games`` complete games at once over keep-alive connections, reading the view of the
+   seat to act before each action (the interactive phase); each request is timed, and each
+   game's actions are kept as its script.
+3. On the same server, the same clients play the same games again (the same seeds, so the
+   same deals) by posting each script's actions back to back, without views (the scripted
+   phase): what the service does per action, and nothing else, at the same concurrency.
+4. The baseline served by the same gunicorn settings: a route that inserts one row in
    the same database through the same engine settings. The same clients post as many
    inserts as the games took actions; each is timed.
 
 The figures: for each phase, requests, wall seconds, throughput and p50/p95/p99 latency,
-the ratio of action throughput to insert throughput, every status seen, whether every
+the ratio of action throughput (scripted) to insert throughput, every status seen, whether every
 game finished, and the machine (cores, CPU model, Python, load average before and after).
-Throughput counts the timed requests over the phase's wall time. A client that follows
-``legal_actions`` reads a view before each action, so the game phase makes a little over
-two requests per action: the action ratio would be below one half even if every request
-cost what a bare insert does. The figures therefore also give the game phase's requests
-of every kind per second, and its ratio to the inserts: the cost of a request.
+Throughput counts the timed requests over the phase's wall time. The server's CPU time in
+each phase (every gunicorn worker's user and system time, read from ``/proc`` when the
+clients start and when they finish) gives each request's cost independently of what else
+the machine runs, and each worker's share shows how evenly the connections were spread.
+In the interactive phase a client reads a view before each action, so that phase makes a
+little over two requests per action: its action ratio would be below one half even if every
+request cost what a bare insert does. Its figures therefore also give its requests of every
+kind per second, and their ratio to the inserts.
 """
 
 from __future__ import annotations
@@ -44,7 +52,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from service.bench import percentile
-from service.bench_clients import Client, Tally, run_clients
+from service.bench_clients import Client, Script, Tally, run_clients
 from service.bench_serve import create_scratch_table, drop_scratch_table
 from service.db import make_engine, normalize_url
 
@@ -63,11 +71,16 @@ class Phase:
     requests: int
     seconds: float
     latencies: tuple[float, ...]
+    server_cpu: tuple[float, ...] = ()  # CPU seconds of each server worker over the phase
 
     @property
     def per_second(self) -> float:
         """Return the timed requests per wall second."""
         return self.requests / self.seconds if self.seconds else 0.0
+
+    def cpu_ms_per_request(self, requests: int) -> float:
+        """Return the server's CPU milliseconds per request, over ``requests`` requests."""
+        return sum(self.server_cpu) * 1000 / requests if requests else 0.0
 
     def latency_ms(self, share: float) -> float:
         """Return the latency below which ``share`` of the requests lie, in milliseconds."""
@@ -86,9 +99,11 @@ class ApiFigures:
     games: int
     finished: int
     game_requests: int  # every request of the game phase: creates, views and actions
-    actions: Phase
+    actions: Phase  # the scripted phase's actions
+    played: Phase  # the interactive phase's actions
     views: Phase
     inserts: Phase
+    replayed: int  # scripted games that ended as their script did
     statuses: Counter[int]
     errors: tuple[str, ...]
     reconnects: int
@@ -97,13 +112,18 @@ class ApiFigures:
 
     @property
     def ratio(self) -> float:
-        """Return action throughput over insert throughput."""
+        """Return action throughput (the scripted phase's) over insert throughput."""
         return self.actions.per_second / self.inserts.per_second if self.inserts.per_second else 0.0
 
     @property
+    def played_ratio(self) -> float:
+        """Return the interactive phase's action throughput over insert throughput."""
+        return self.played.per_second / self.inserts.per_second if self.inserts.per_second else 0.0
+
+    @property
     def requests_per_second(self) -> float:
-        """Return the game phase's requests of every kind per wall second."""
-        return self.game_requests / self.actions.seconds if self.actions.seconds else 0.0
+        """Return the interactive phase's requests of every kind per wall second."""
+        return self.game_requests / self.played.seconds if self.played.seconds else 0.0
 
     @property
     def request_ratio(self) -> float:
@@ -126,17 +146,29 @@ def bench_api(
     with _database(database) as url, tempfile.TemporaryDirectory(prefix="pitch-bench-api-") as folder:
         server_version = _server_version(url)
         env = _server_env(url, threads)
-        with _served("pitch", env, workers, Path(folder) / "pitch.log") as port:
-            played, played_seconds = run_clients(clients, lambda i, tally: _play(port, i, clients, games, tally, advance))
-        actions = sum(len(t.action_seconds) for t in played)
-        with _served("insert", env, workers, Path(folder) / "insert.log") as port:
+        scripts: dict[int, Script] = {}
+        with _served("pitch", env, workers, Path(folder) / "pitch.log") as (port, cpu):
+            started = cpu()
+            played, played_seconds = run_clients(
+                clients, lambda i, tally: _play(port, i, clients, games, scripts, tally, advance),
+            )
+            game_cpu = _spent(started, cpu())
+            started = cpu()
+            scripted, scripted_seconds = run_clients(
+                clients, lambda i, tally: _replay(port, i, clients, scripts, tally, advance),
+            )
+            scripted_cpu = _spent(started, cpu())
+        actions = sum(len(t.action_seconds) for t in scripted)
+        with _served("insert", env, workers, Path(folder) / "insert.log") as (port, cpu):
+            started = cpu()
             inserted, inserted_seconds = run_clients(
                 clients, lambda i, tally: _insert(port, _share(max(actions, clients), clients, i), i, tally, advance),
             )
+            insert_cpu = _spent(started, cpu())
         shown = normalize_url(url).render_as_string(hide_password=True)
         if database is None:
             shown = f"throwaway database {normalize_url(url).database} (dropped after)"
-    tallies = played + inserted
+    tallies = played + scripted + inserted
     statuses: Counter[int] = Counter()
     for tally in tallies:
         statuses.update(tally.statuses)
@@ -144,9 +176,11 @@ def bench_api(
         clients=clients, workers=workers, threads=threads, database=shown,
         server_version=server_version, games=games, finished=sum(t.finished for t in played),
         game_requests=sum(sum(t.statuses.values()) for t in played),
-        actions=_phase("actions", played, played_seconds, "action_seconds"),
-        views=_phase("views", played, played_seconds, "view_seconds"),
-        inserts=_phase("inserts", inserted, inserted_seconds, "insert_seconds"),
+        actions=_phase("actions", scripted, scripted_seconds, "action_seconds", scripted_cpu),
+        played=_phase("played", played, played_seconds, "action_seconds", game_cpu),
+        views=_phase("views", played, played_seconds, "view_seconds", game_cpu),
+        replayed=sum(t.finished for t in scripted),
+        inserts=_phase("inserts", inserted, inserted_seconds, "insert_seconds", insert_cpu),
         statuses=statuses, errors=tuple(e for t in tallies for e in t.errors),
         reconnects=sum(t.reconnects for t in tallies),
         load_before=load_before, load_after=os.getloadavg(),
@@ -161,12 +195,25 @@ def machine() -> str:
     )
 
 
-def _play(port: int, index: int, clients: int, games: int, tally: Tally, advance: Progress) -> None:
+def _play(
+    port: int, index: int, clients: int, games: int, scripts: dict[int, Script], tally: Tally, advance: Progress,
+) -> None:
     client = Client(port, tally)
     try:
         for game in range(index, games, clients):
-            client.play_game(random.Random(game), f"bench-api-{game}")
+            scripts[game] = []
+            client.play_game(random.Random(game), f"bench-api-{game}", scripts[game])
             advance("games", 1)
+    finally:
+        client.close()
+
+
+def _replay(port: int, index: int, clients: int, scripts: dict[int, Script], tally: Tally, advance: Progress) -> None:
+    client = Client(port, tally)
+    try:
+        for game in sorted(scripts)[index::clients]:
+            client.replay_game(f"bench-api-{game}", scripts[game])
+            advance("replayed", 1)
     finally:
         client.close()
 
@@ -185,9 +232,30 @@ def _share(total: int, clients: int, index: int) -> int:
     return total // clients + (1 if index < total % clients else 0)
 
 
-def _phase(name: str, tallies: list[Tally], seconds: float, field: str) -> Phase:
+def _phase(name: str, tallies: list[Tally], seconds: float, field: str, server_cpu: tuple[float, ...]) -> Phase:
     latencies = tuple(s for t in tallies for s in getattr(t, field))
-    return Phase(name, len(latencies), seconds, latencies)
+    return Phase(name, len(latencies), seconds, latencies, server_cpu)
+
+
+def _worker_cpu(parent: int) -> dict[int, float]:
+    """Return the CPU seconds (user and system) of each child process of ``parent``, read from /proc."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent:  # fields[1] is the parent's pid; [11], [12] user and system ticks
+            found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    return found
+
+
+def _spent(before: dict[int, float], after: dict[int, float]) -> tuple[float, ...]:
+    """Return each worker's CPU seconds between two readings, busiest first."""
+    return tuple(sorted((after[pid] - before.get(pid, 0.0) for pid in after), reverse=True))
 
 
 @contextmanager
@@ -242,15 +310,20 @@ def _server_env(url: str, threads: int) -> dict[str, str]:
 
 
 @contextmanager
-def _served(app: str, env: dict[str, str], workers: int, log_path: Path) -> Iterator[int]:
-    """Run ``app`` under gunicorn on a free port until the block ends; yield the port once it answers."""
+def _served(
+    app: str, env: dict[str, str], workers: int, log_path: Path,
+) -> Iterator[tuple[int, Callable[[], dict[int, float]]]]:
+    """Run ``app`` under gunicorn on a free port until the block ends.
+
+    Yield the port once it answers, and a function reading each worker's CPU seconds so far.
+    """
     port = _free_port()
     argv = [sys.executable, "-m", "service.bench_serve", app, "--port", str(port), "--workers", str(workers)]
     with open(log_path, "wb") as log:
         process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
             _wait_until_ready(process, f"http://127.0.0.1:{port}" + ("/readyz" if app == "pitch" else "/healthz"), log_path)
-            yield port
+            yield port, lambda: _worker_cpu(process.pid)
         finally:
             process.terminate()
             try:

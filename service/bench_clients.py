@@ -9,6 +9,11 @@ of that view's ``legal_actions``, chosen by a seeded rng, with the view's versio
 expected version and an Idempotency-Key, as a careful client does. Every request's
 status is counted and the time of each action request (and each baseline insert) is
 recorded, from sending it to reading the whole answer.
+
+A played game leaves its script: every action with the seat that took it and the version
+it was taken at. ``replay_game`` plays the same game again (same seed, so the same deals)
+by posting its script's actions back to back, without reading views: a client that knows
+its moves, as a recorded match replayed or a bot that follows the rules on its own side.
 """
 
 from __future__ import annotations
@@ -26,6 +31,9 @@ from service.bench_serve import INSERT_PATH
 
 GAME_BODY: dict[str, Any] = {"rules": {"preset": "team-auction", "options": {}}, "seats": [{"kind": "human"}] * 4}
 BID_RATE = 0.25  # as service/simulate.py: mostly pass, so that games take a realistic number of hands
+
+
+Script = list[tuple[int, int, dict[str, Any]]]  # (seat, version it was taken at, action), in order
 
 
 class BenchError(Exception):
@@ -86,13 +94,32 @@ class Client:
             return response.status, _decoded(payload), seconds
         raise AssertionError("unreachable")
 
-    def play_game(self, rng: random.Random, seed: str) -> None:
-        """Create a game and play it to its end, every seat choosing among its legal actions."""
+    def create_game(self, seed: str) -> tuple[str, list[str]]:
+        """Create a game of four human seats from ``seed``; return its id and the seats' tokens."""
         self.tally.games += 1
         status, created, _ = self.call("POST", "/v1/games", {**GAME_BODY, "seed": seed})
         if status != 201:
             raise BenchError(f"creating a game answered {status}: {created}")
-        game, tokens = created["id"], [s["token"] for s in created["seats"]]
+        return created["id"], [s["token"] for s in created["seats"]]
+
+    def act(self, game: str, token: str, version: int, action: dict[str, Any], key: str) -> dict[str, Any]:
+        """Post one action at ``version``, timed; return the answer (a 201's)."""
+        status, answer, seconds = self.call(
+            "POST", f"/v1/games/{game}/actions", {"expected_version": version, "action": action},
+            {**_bearer(token), "Idempotency-Key": key},
+        )
+        self.tally.action_seconds.append(seconds)
+        if status != 201:
+            raise BenchError(f"action {action} at version {version} of game {game} answered {status}: {answer}")
+        answered: dict[str, Any] = answer
+        return answered
+
+    def play_game(self, rng: random.Random, seed: str, script: Script | None = None) -> None:
+        """Create a game and play it to its end, every seat choosing among its legal actions.
+
+        Each action taken is added to ``script`` when one is given.
+        """
+        game, tokens = self.create_game(seed)
         seat = 0
         while True:
             status, view, seconds = self.call("GET", f"/v1/games/{game}", headers=_bearer(tokens[seat]))
@@ -107,14 +134,23 @@ class Client:
                 continue
             version = view["version"]
             action = choose(rng, view)
-            status, answer, seconds = self.call(
-                "POST", f"/v1/games/{game}/actions", {"expected_version": version, "action": action},
-                {**_bearer(tokens[seat]), "Idempotency-Key": f"{seed}-{version}"},
-            )
-            self.tally.action_seconds.append(seconds)
-            if status != 201:
-                raise BenchError(f"action {action} at version {version} of game {game} answered {status}: {answer}")
+            answer = self.act(game, tokens[seat], version, action, f"{seed}-{version}")
+            if script is not None:
+                script.append((seat, version, action))
             seat = next_to_act(answer["events"], seat, len(tokens))
+
+    def replay_game(self, seed: str, script: Script) -> None:
+        """Create the game of ``seed`` again and post its script's actions back to back, reading no view.
+
+        The game must end with the script's last action, as it did when it was played.
+        """
+        game, tokens = self.create_game(seed)
+        answer: dict[str, Any] = {"events": []}
+        for seat, version, action in script:
+            answer = self.act(game, tokens[seat], version, action, f"{seed}-replayed-{version}")
+        if not any(event["type"] == "GameEnded" for event in answer["events"]):
+            raise BenchError(f"the replayed game {game} did not end with its script's last action")
+        self.tally.finished += 1
 
     def insert(self, name: str) -> None:
         """Post one baseline insert."""

@@ -26,15 +26,16 @@ def run(clients: int, games: int, workers: int, database: str | None) -> None:
         lock = threading.Lock()
 
         def advance(phase: str, count: int) -> None:
-            with lock:  # the clients' threads report at once; the first insert adds its bar
+            with lock:  # the clients' threads report at once; a phase's first report adds its bar
                 if phase not in tasks:
-                    tasks[phase] = progress.add_task("bare inserts", total=None)
+                    label, total = {"replayed": ("games replayed", games)}.get(phase, ("bare inserts", None))
+                    tasks[phase] = progress.add_task(label, total=total)
             progress.advance(tasks[phase], count)
 
         figures = bench_api(clients, games, workers, database, progress=advance)
     for line in report(figures):
         click.echo(line)
-    if figures.finished != figures.games or figures.errors or figures.server_errors:
+    if figures.finished != figures.games or figures.replayed != figures.games or figures.errors or figures.server_errors:
         raise SystemExit(1)
 
 
@@ -45,14 +46,18 @@ def report(figures: ApiFigures) -> list[str]:
         f"server: gunicorn, {figures.workers} workers x {figures.threads} threads (gthread), "
         f"{figures.server_version}, {figures.database}",
         f"clients: {figures.clients} threads, keep-alive connections; write limit off (one client address)",
-        f"games: {figures.finished} of {figures.games} finished",
+        f"games: {figures.finished} of {figures.games} finished; {figures.replayed} of {figures.games} "
+        "replayed from their scripts",
         f"answers: {statuses}; 5xx: {figures.server_errors}; reconnects: {figures.reconnects}",
-        _line("actions", figures.actions, "POST /v1/games/{id}/actions"),
+        _line("played", figures.played, "POST /v1/games/{id}/actions, a view read before each"),
         _line("views", figures.views, "GET /v1/games/{id} as the seat to act, between actions"),
+        _line("actions", figures.actions, "POST /v1/games/{id}/actions, the same games' actions back to back"),
         _line("inserts", figures.inserts, "POST /insert: one row, the baseline"),
         f"action throughput / insert throughput: {figures.ratio:.2f}",
-        f"game phase, every request (creates, views, actions): {figures.game_requests:,} at "
-        f"{figures.requests_per_second:,.1f}/s; / insert throughput: {figures.request_ratio:.2f}",
+        f"played with views: actions {figures.played_ratio:.2f} of the insert throughput; every request "
+        f"(creates, views, actions) {figures.game_requests:,} at {figures.requests_per_second:,.1f}/s, "
+        f"{figures.request_ratio:.2f}",
+        _cpu_line(figures),
         f"load average after: {_load(figures.load_after)} (before: {_load(figures.load_before)})",
     ]
     lines += [f"error: {error}" for error in figures.errors]
@@ -69,3 +74,18 @@ def _line(label: str, phase: Phase, what: str) -> str:
 
 def _load(values: tuple[float, ...]) -> str:
     return ", ".join(f"{x:.2f}" for x in values)
+
+
+def _cpu_line(figures: ApiFigures) -> str:
+    """Say the server's CPU time per request in each phase, and how it was shared by the workers."""
+    def shares(phase: Phase) -> str:
+        return " / ".join(f"{seconds:.1f}" for seconds in phase.server_cpu)
+
+    action = figures.actions.cpu_ms_per_request(figures.actions.requests)
+    played = figures.played.cpu_ms_per_request(figures.played.requests)
+    insert = figures.inserts.cpu_ms_per_request(figures.inserts.requests)
+    return (
+        f"server CPU: {action:.2f} ms per action (workers {shares(figures.actions)} s), "
+        f"{played:.2f} ms per action with its view (workers {shares(figures.played)} s), "
+        f"{insert:.2f} ms per insert (workers {shares(figures.inserts)} s)"
+    )

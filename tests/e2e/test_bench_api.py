@@ -1,5 +1,5 @@
 """``pitch bench api`` end to end, tiny: gunicorn over a throwaway PostgreSQL database, two
-clients, one whole game, then the bare inserts. Its figures are printed, not judged here
+clients, one whole game played, then replayed from its script, then the bare inserts. Its figures are printed, not judged here
 (speed is measured by the command, never asserted in tests); what is checked is that the
 game it played finished, that no answer was a 5xx, and that its database is gone after.
 """
@@ -32,17 +32,20 @@ def test_a_tiny_run_plays_its_game_to_the_end_and_prints_every_figure() -> None:
     out = run.stdout
     assert run.returncode == 0, out + run.stderr
     assert re.search(r"^machine: .+, \d+ cores, CPython \d+\.\d+", out, re.M), out
-    assert "games: 1 of 1 finished" in out
+    assert "games: 1 of 1 finished; 1 of 1 replayed from their scripts" in out
     answers = re.search(r"^answers: (.+); 5xx: (\d+);", out, re.M)
     assert answers is not None, out
     assert answers.group(2) == "0"
     assert not [s for s in re.findall(r"\b(\d{3}): ", answers.group(1)) if s.startswith("5")], out
-    for label in ("actions", "views", "inserts"):
+    for label in ("played", "views", "actions", "inserts"):
         assert re.search(rf"^{label} +{FIGURES}", out, re.M), (label, out)
     actions = int(re.search(r"^actions +([\d,]+) in", out, re.M).group(1).replace(",", ""))  # type: ignore[union-attr]
     inserts = int(re.search(r"^inserts +([\d,]+) in", out, re.M).group(1).replace(",", ""))  # type: ignore[union-attr]
-    assert actions > 0 and inserts == actions  # as many inserts as the game took actions
+    played = int(re.search(r"^played +([\d,]+) in", out, re.M).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert actions > 0 and played == actions  # the replay posted every action the game took, no more
+    assert inserts == actions  # as many inserts as the game took actions
     assert re.search(r"^action throughput / insert throughput: \d+\.\d\d$", out, re.M), out
+    assert re.search(r"^server CPU: [\d.]+ ms per action \(workers [\d. /]+ s\)", out, re.M), out
     name = re.search(r"throwaway database (pitch_bench_\w+) \(dropped after\)", out)
     assert name is not None, out
     admin = sa.create_engine(normalize_url(postgres_admin_url()), poolclass=sa.NullPool)
