@@ -5,6 +5,9 @@ from the ``PITCH_*`` environment (README "Configuration"), or gunicorn's own GUN
 
 - Workers: one process per core plus one (``PITCH_WORKERS`` overrides), each with a few
   threads: a request mostly waits on the database.
+- A listening socket per worker (``reuse_port``, SO_REUSEPORT): the kernel spreads new
+  connections over the workers; with one shared socket, whichever worker woke first could
+  take every keep-alive connection and leave the others idle.
 - The app (and so the database engine and its pool) is created in each worker after the
   fork (``preload_app = False``), so no connection is shared across processes.
 - Logs: JSON lines on stderr (service/logs.py). gunicorn's access log is off: the app logs
@@ -23,6 +26,7 @@ from service.logs import gunicorn_logconfig
 bind = f"{os.environ.get('PITCH_HOST', '0.0.0.0')}:{os.environ.get('PITCH_PORT', '8000')}"
 workers = int(os.environ.get("PITCH_WORKERS", multiprocessing.cpu_count() + 1))
 worker_class = "gthread"
+reuse_port = True
 threads = int(os.environ.get("PITCH_THREADS", "8"))
 preload_app = False
 
