@@ -409,16 +409,10 @@ class EventStore:
         key = None if claim is None else claim[0]
         stored = _insert_events(conn, game_id, current, previous_hash, encoded, now, key)
         if claim is not None:
-            conn.execute(
-                sa.insert(idempotency_keys_table).values(
-                    game_id=game_id,
-                    key=claim[0],
-                    fingerprint=claim[1],
-                    first_version=stored[0].version,
-                    last_version=stored[-1].version,
-                    created_at=now,
-                )
-            )
+            conn.execute(_INSERT_KEY, {
+                "game_id": game_id, "key": claim[0], "fingerprint": claim[1],
+                "first_version": stored[0].version, "last_version": stored[-1].version, "created_at": now,
+            })
         return AppendResult(stored, replayed=False)
 
     def _head_and_key(self, conn: Connection, game_id: str, key: str | None) -> tuple[int, str, _UsedKey | None]:
@@ -583,6 +577,7 @@ def _select_events(
 # The statements of every request, built once: building SQLAlchemy constructs costs more
 # than running them on a warm connection.
 _INSERT_EVENTS = sa.insert(events_table).returning(events_table.c.version, events_table.c.position)
+_INSERT_KEY = sa.insert(idempotency_keys_table)
 
 
 @functools.cache
