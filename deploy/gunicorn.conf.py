@@ -7,7 +7,9 @@ from the ``PITCH_*`` environment (README "Configuration"), or gunicorn's own GUN
   threads: a request mostly waits on the database.
 - A listening socket per worker (``reuse_port``, SO_REUSEPORT): the kernel spreads new
   connections over the workers; with one shared socket, whichever worker woke first could
-  take every keep-alive connection and leave the others idle.
+  take every keep-alive connection and leave the others idle. A keep-alive connection is
+  closed after its 100th request (service/gunicorn_hooks.py), so that even a few
+  long-lived connections come back to be spread again.
 - The app (and so the database engine and its pool) is created in each worker after the
   fork (``preload_app = False``), so no connection is shared across processes.
 - Logs: JSON lines on stderr (service/logs.py). gunicorn's access log is off: the app logs
@@ -21,6 +23,7 @@ import multiprocessing
 import os
 
 from service.cli import prepare_metrics_dir
+from service.gunicorn_hooks import pre_request  # noqa: F401 - gunicorn's hook: a keep-alive connection closes after 100 requests
 from service.logs import gunicorn_logconfig
 
 bind = f"{os.environ.get('PITCH_HOST', '0.0.0.0')}:{os.environ.get('PITCH_PORT', '8000')}"
@@ -41,6 +44,7 @@ loglevel = os.environ.get("PITCH_LOG_LEVEL", "info").lower()
 accesslog = None
 errorlog = "-"
 logconfig_dict = gunicorn_logconfig(loglevel)
+logger_class = "service.gunicorn_hooks.AppLogger"  # no access atoms built for a discarded access log
 
 # Before any worker imports prometheus-client.
 prepare_metrics_dir(workers)

@@ -19,6 +19,7 @@ def run_gunicorn(settings: Settings, bind: str, processes: int, load: Callable[[
     """Serve the WSGI app ``load()`` returns (called in each worker) on ``bind`` until stopped."""
     from gunicorn.app.base import BaseApplication
 
+    from service.gunicorn_hooks import pre_request
     from service.logs import gunicorn_logconfig
 
     class Server(BaseApplication):  # type: ignore[misc]
@@ -32,6 +33,8 @@ def run_gunicorn(settings: Settings, bind: str, processes: int, load: Callable[[
             self.cfg.set("accesslog", None)  # the app logs each request, with its id (service/api/observe.py)
             self.cfg.set("loglevel", settings.log_level)
             self.cfg.set("logconfig_dict", gunicorn_logconfig(settings.log_level))
+            self.cfg.set("logger_class", "service.gunicorn_hooks.AppLogger")
+            self.cfg.set("pre_request", pre_request)
             self.cfg.set("child_exit", child_exit)
 
         def load(self) -> Any:

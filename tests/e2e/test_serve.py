@@ -91,3 +91,24 @@ def test_hostile_requests_get_problems_not_server_errors(server: str) -> None:
         status, problem = client.call(method, path, body, bearer)
         assert 400 <= status < 500, (method, path, status, problem)
         assert problem["type"].startswith("/problems/"), problem
+
+
+@pytest.mark.e2e
+def test_a_keep_alive_connection_is_closed_after_its_hundredth_request(server: str) -> None:
+    """service/gunicorn_hooks.py: so that long-lived connections come back to be spread over the workers."""
+    import http.client
+
+    from service.gunicorn_hooks import KEEPALIVE_REQUESTS
+
+    connection = http.client.HTTPConnection("127.0.0.1", int(server.rsplit(":", 1)[1]), timeout=10)
+    try:
+        answers = []
+        for _ in range(KEEPALIVE_REQUESTS):
+            connection.request("GET", "/healthz")
+            response = connection.getresponse()
+            response.read()
+            answers.append((response.status, response.getheader("Connection")))
+        assert answers[:-1] == [(200, "keep-alive")] * (KEEPALIVE_REQUESTS - 1)
+        assert answers[-1] == (200, "close")
+    finally:
+        connection.close()
