@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request
+from flask import Response, current_app, request
 from flask.views import MethodView
 
 from domain.presets import PRESETS
@@ -39,6 +39,21 @@ def _token() -> str | None:
     if scheme.lower() != "bearer" or not token.strip():
         raise UnauthorizedError("send the seat token as 'Authorization: Bearer <token>'")
     return token.strip()
+
+
+def _as_dumped(payload: dict[str, Any], status: int, headers: dict[str, str] | None = None) -> Response:
+    """Answer ``payload`` as JSON without the response schema's dump.
+
+    For the hottest routes (a view, an action), whose payloads the service already builds in
+    the dumped form: the schema still documents them, and a test checks over whole games of
+    every preset that dumping them would change nothing (tests/service/api/test_dumped_form.py).
+    """
+    response = current_app.json.response(payload)
+    assert isinstance(response, Response)
+    response.status_code = status
+    if headers:
+        response.headers.update(headers)
+    return response
 
 
 def _problems(*codes: int) -> Any:
@@ -79,7 +94,7 @@ class Game(MethodView):
 
         With `at`, show it as of that past version, hidden as it was then for the caller.
         """
-        return _service().view(game_id, _token(), query["at"])
+        return _as_dumped(_service().view(game_id, _token(), query["at"]), 200)
 
 
 @games.route("/games/<game_id>/actions")
@@ -99,7 +114,12 @@ class Actions(MethodView):
         if key is not None and not 1 <= len(key) <= 200:
             raise InvalidRequestError("Idempotency-Key must be 1 to 200 characters")
         result = _service().act(game_id, _token(), body["expected_version"], body["action"], key)
-        return {"version": result.version, "events": result.events, "replayed": result.replayed}, 201
+        return _as_dumped(action_answer(result.version, result.events, result.replayed), 201)
+
+
+def action_answer(version: int, events: list[dict[str, Any]], replayed: bool) -> dict[str, Any]:
+    """Return the body of an accepted action's answer."""
+    return {"version": version, "events": events, "replayed": replayed}
 
 
 @games.route("/games/<game_id>/events")
