@@ -56,6 +56,17 @@ def deal_key(seed: bytes, deal: int, length: int = CHAIN_LENGTH) -> bytes:
     return key
 
 
+def _checkpoints(seed: bytes, length: int) -> list[bytes]:
+    """Return the keys ``CHECKPOINT_STRIDE`` hashes apart from the chain's end: k(L), k(L - stride), ..."""
+    key = _chain_end(seed)
+    found = [key]
+    for step in range(1, length + 1):
+        key = hashlib.sha256(key).digest()
+        if step % CHECKPOINT_STRIDE == 0:
+            found.append(key)
+    return found
+
+
 def chain_anchor(seed: bytes, length: int = CHAIN_LENGTH) -> str:
     """Return the anchor ``k0`` of the seed's key chain, in hex."""
     return deal_key(seed, 0, length).hex()
@@ -104,17 +115,34 @@ def first_dealer(seed: bytes, players: int) -> int:
     return _below(_words(seed, b"first-dealer"), players)
 
 
+CHECKPOINT_STRIDE = 32
+
+
 @dataclass
 class SeededDeals:
-    """The deal context of a game: deck orders and keys derived from its seed."""
+    """The deal context of a game: deck orders and keys derived from its seed.
+
+    The first key asked for walks the whole chain once and keeps every
+    ``CHECKPOINT_STRIDE``-th key; any key is then fewer than that many hashes from the
+    checkpoint above it (``deal_key`` walks the chain from its end for each key).
+    """
 
     secret: bytes = field(repr=False)
     length: int = CHAIN_LENGTH
     _keys: dict[int, bytes] = field(default_factory=dict, repr=False)
+    _checkpoints: list[bytes] = field(default_factory=list, repr=False)
 
     def _key(self, deal: int) -> bytes:
         if deal not in self._keys:
-            self._keys[deal] = deal_key(self.secret, deal, self.length)
+            if not 0 <= deal <= self.length:
+                raise ValueError(f"deal {deal} is outside the chain of {self.length} keys")
+            if not self._checkpoints:
+                self._checkpoints = _checkpoints(self.secret, self.length)
+            steps = self.length - deal  # hashes from the chain's end
+            key = self._checkpoints[steps // CHECKPOINT_STRIDE]
+            for _ in range(steps % CHECKPOINT_STRIDE):
+                key = hashlib.sha256(key).digest()
+            self._keys[deal] = key
         return self._keys[deal]
 
     def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:

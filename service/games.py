@@ -32,6 +32,7 @@ from service.errors import (
 )
 from service.hashing import canonical_json
 from service.metrics import Metrics, NoMetrics
+from service.deal_sources import DealSources, LazyDeals
 from service.seat_tokens import SeatTokens
 from service.state_cache import StateCache, fold
 from service.store import (
@@ -77,6 +78,7 @@ class GameService:
         self.metrics: Metrics = metrics or NoMetrics()
         self.states = StateCache(store, cache_size, self.metrics)
         self.seats = SeatTokens(store, cache_size)
+        self.deal_sources = DealSources(store, max(cache_size // 4, 1))
         # Called in the transaction of each change with the state it leads to (service/jobs.py
         # stores the computer move it calls for), then after the commit (and sends that move).
         self.with_change: Callable[[Connection, str, GameState], None] | None = None
@@ -112,6 +114,7 @@ class GameService:
             game_id, _new_events(events), records, secret.hex(), self._follow_up(game_id, state),
         )
         self.metrics.events_appended(len(result.events))
+        self.deal_sources.keep(game_id, deals)
         self._changed(game_id, state)
         return CreatedGame(
             game_id=game_id,
@@ -204,7 +207,7 @@ class GameService:
             )
         try:
             command = command_from_action(seat, action)
-            events = decide(state, command, _LazyDeals(self.store, game_id))
+            events = decide(state, command, LazyDeals(self.deal_sources, game_id))
         except PitchError:
             # A key used before for another request is refused as such, whatever this one asks.
             earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
@@ -324,34 +327,6 @@ def _seat_spec(index: int, seat: Mapping[str, Any]) -> SeatSpec:
     if level not in AI_LEVELS or isinstance(level, bool):
         raise InvalidRequestError(f"seat {index}: a computer seat needs a level from 1 to 6, not {level!r}")
     return SeatSpec(kind="ai", level=int(level))
-
-
-class _LazyDeals:
-    """The deal context of a stored game; its secret is read only when a deal needs it."""
-
-    def __init__(self, store: EventStore, game_id: str) -> None:
-        self._store, self._game_id = store, game_id
-        self._deals: SeededDeals | None = None
-
-    def _source(self) -> SeededDeals:
-        if self._deals is None:
-            secret = self._store.secret(self._game_id)
-            if secret is None:
-                raise MalformedError(f"game {self._game_id} has no stored seed")
-            self._deals = SeededDeals(bytes.fromhex(secret))
-        return self._deals
-
-    def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
-        return self._source().deck(deal, cards)
-
-    def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
-        return self._source().reshuffle(deal, count, cards)
-
-    def key(self, deal: int) -> str:
-        return self._source().key(deal)
-
-    def seed(self) -> str:
-        return self._source().seed()
 
 
 def _new_events(events: Sequence[Event]) -> list[NewEvent]:

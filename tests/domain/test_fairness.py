@@ -93,6 +93,17 @@ def test_every_revealed_key_verifies_back_to_the_anchor() -> None:
     assert verify_key(deal_key(seed, CHAIN_LENGTH).hex(), deal_key(seed, CHAIN_LENGTH - 1).hex())
 
 
+@pytest.mark.parametrize("length", [CHAIN_LENGTH, 4, 33, 64])
+def test_every_key_from_the_checkpoints_is_the_chain_s_key(length: int) -> None:
+    """SeededDeals finds keys from checkpoints along the chain; each is exactly deal_key's walk from its end."""
+    seed = seed_from_text("checkpoints")
+    deals = SeededDeals(seed, length)
+    for deal in [*range(length, -1, -1)] if length < 100 else [0, 1, 2, 31, 32, 33, 500, 991, 992, 1023, 1024]:
+        assert deals.key(deal) == deal_key(seed, deal, length).hex(), deal
+    with pytest.raises(ValueError):
+        deals.key(length + 1)
+
+
 def test_a_wrong_key_fails_verification() -> None:
     """A key of another deal, another seed, altered, or checked backwards does not verify."""
     seed = seed_from_text("vector")
