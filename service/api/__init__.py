@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from flask import Flask
 from flask_smorest import Api
@@ -45,6 +45,28 @@ poll until its `status` is no longer `pending`.
 """
 
 
+class PitchFlask(Flask):
+    """Flask, remembering which view functions are plain functions.
+
+    flask-smorest wraps each view in five decorators, each asking ``ensure_sync`` on
+    every request, which inspects the function each time: a few per cent of a request's
+    CPU. The answer never changes for a given function, so it is kept.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._plain_functions: set[Callable[..., Any]] = set()
+
+    def ensure_sync(self, func: Callable[..., Any]) -> Callable[..., Any]:
+        """Return ``func`` itself when it is known to be a plain function, else ask Flask."""
+        if func in self._plain_functions:
+            return func
+        wrapped = super().ensure_sync(func)
+        if wrapped is func:
+            self._plain_functions.add(func)
+        return wrapped
+
+
 class PitchApi(Api):  # type: ignore[misc]
     """flask-smorest's Api answering every HTTP error with problem+json."""
 
@@ -72,7 +94,7 @@ def create_app(
     computer moves and hints in this process. The rate limits are ``limits``, else those
     of ``settings`` when the app is built from them, else none (tests over a bare service).
     """
-    app = Flask("pitch")
+    app = PitchFlask("pitch")
     app.config.update(
         API_TITLE="Pitch game service",
         API_VERSION="1.0.0",
