@@ -20,8 +20,9 @@ kernel (domain/ai/fastsim), many at a time, by one of these routes:
 | leading the first card, which sets trump (no face-down cards) | each card its suit's trump order lets lead | the same, from the state with that suit as trump |
 | declaring, trump declared by the maker (``fastsim.plays_from_deal``: not trump-only, no face-down cards, no revoke penalty) | each suit | the kitty, the discards and refills, and the play of every deal (fastsim fromdeal.py) |
 | bidding, at such a table (without nine-five, before a run) | each bid and the pass | the rest of the auction and trump by level 3 (fastsim auction.py), then as above |
+| discarding at such a table, trump declared and the kitty taken | each card, the stop, or the one set left | the rest of the discards by level 3, the refills and the play (fastsim fromdiscard.py) |
 
-Every other action (a discard, a revoke, a face-down card, a claim, a run, a set, a
+Every other action (a revoke, a face-down card, a claim, a run, a set, a
 misdeal), and every action at the tables the kernel declines, is played out on the
 reference reducers (rollout.py), one deal at a time, on the first ``Sampling.reference``
 of the same deals; where many actions go there, they share ``Sampling.reference_playouts``
@@ -36,7 +37,7 @@ import dataclasses
 import math
 from dataclasses import dataclass
 
-from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
+from domain.actions import Command, DeclareTrump, Discard, MakeBid, Pass, PlayCard
 from domain.ai import fastsim
 from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.ai.policies import Policy, level3
@@ -44,7 +45,7 @@ from domain.ai.rng import Rng
 from domain.ai.rollout import outcome, side_values
 from domain.legal import legal_commands
 from domain.play import check_play, is_playable
-from domain.state import BIDDING, DECLARING, PLAYING, GameState
+from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +176,10 @@ def _kernel_values(
         firsts = [commands[j].card for j in picked]  # type: ignore[union-attr]
         if firsts:
             values.add_rows(picked, fastsim.play_rows(state, knowledge, deals, firsts), rules, side, state.scores)
+    elif hand.phase == DISCARDING and fastsim.discards_from_deal(state):
+        picked = [j for j, c in enumerate(commands) if isinstance(c, Discard)]
+        discards = fastsim.discard_calls(state, [c for c in commands if isinstance(c, Discard)])
+        values.add_rows(picked, fastsim.discard_rows(knowledge, deals, discards), rules, side, state.scores)
     elif hand.phase == DECLARING and declares_from_deal(state):
         picked = [j for j, c in enumerate(commands) if isinstance(c, DeclareTrump)]
         suits = [c.suit for c in commands if isinstance(c, DeclareTrump)]
