@@ -39,10 +39,12 @@ def run(levels: tuple[int, ...], hands: int, hands_per_game: int, seed: str, job
         TextColumn("[bold]level {task.fields[level]}"), BarColumn(bar_width=16), MofNCompleteColumn(), TextColumn("hands"),
         TextColumn("{task.fields[counts]}"), TimeElapsedColumn(),
     ) as progress:
-        bars = {level: progress.add_task("", total=hands, level=level, counts="") for level in levels}
+        bars = {level: progress.add_task("", total=hands, start=False, level=level, counts="") for level in levels}
 
         def on_task(level: int, tally: Tally) -> None:
             seen = so_far[level]
+            if not seen.games:
+                progress.start_task(bars[level])  # its clock runs from its first task's end
             for problem in tally.problems[: max(0, SHOWN - len(seen.problems))]:
                 progress.console.print(f"level {level}: {problem}", markup=False, highlight=False, soft_wrap=True)
             seen.add(tally)
