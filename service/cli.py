@@ -275,36 +275,26 @@ def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str, jo
 
 @main.command()
 @click.option("--levels", default="1,2,3,4,5,6", show_default=True, help="The levels to check, as a comma list.")
-@click.option("--hands", default=10_000, show_default=True, help="Hands to play at each level.")
-@click.option("--hands-per-game", default=5, show_default=True, help="Hands before a game is left for the next one.")
+@click.option("--hands", default=10_000, show_default=True, type=click.IntRange(min=1), help="Hands to play at each level.")
+@click.option(
+    "--hands-per-game", default=5, show_default=True, type=click.IntRange(min=1),
+    help="Hands before a game is left for the next one.",
+)
 @click.option("--seed", default="legality", show_default=True, help="Seed of the deals and of the players' choices.")
 @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: one per core).")
 def legality(levels: str, hands: int, hands_per_game: int, seed: str, jobs: int | None) -> None:
-    """Play computer seats of each level through every preset; count actions and hints that break a rule."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+    """Play computer seats of each level through every preset; count actions and hints that break a rule.
 
-    from service.legality import check_levels
+    A bar per level shows the hands played and the counts so far; a line is printed as
+    each level finishes, and the figures of every level at the end.
+    """
+    from service.cli_legality import run
     from service.pool import default_jobs
 
     try:
         chosen = tuple(int(part) for part in levels.split(","))
     except ValueError:
         raise click.BadParameter("write the levels as a comma list (for example 1,3,6)", param_hint="--levels") from None
-    started = time.perf_counter()
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), TextColumn("{task.completed} games"), TimeElapsedColumn()) as progress:
-        task = progress.add_task("games", total=None)
-        found = check_levels(
-            chosen, hands, hands_per_game, seed, jobs or default_jobs(), progress=lambda: progress.advance(task),
-        )
-    failed = False
-    for level, tally in found.items():
-        click.echo(
-            f"level {level}: {tally.hands:,} hands, {tally.actions:,} actions ({tally.illegal_actions} illegal), "
-            f"{tally.hints:,} hints ({tally.illegal_hints} illegal)"
-        )
-        for problem in tally.problems[:10]:
-            click.echo(f"  {problem}")
-        failed = failed or bool(tally.problems)
-    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs or default_jobs()} processes; {describe()}")
-    if failed:
-        raise SystemExit(1)
+    if not set(chosen) <= set(range(1, 7)):
+        raise click.BadParameter("the levels are 1 to 6", param_hint="--levels")
+    run(chosen, hands, hands_per_game, seed, jobs or default_jobs())

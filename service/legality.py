@@ -5,15 +5,18 @@ preset (so every variant the presets name is played). At each turn the seat's hi
 computed from its information set (``knowledge_of``): its suggestion and every action
 it estimates must be among the legal actions of the full state, and the estimates must
 cover every legal action; then the seat plays the suggestion (a hint's suggestion is its
-level's choice, ``players.choose``, computed the same way), which ``decide`` must accept. A game stops after ``hands_per_game`` hands so that many deals, dealers
-and scores are seen; the count of hands is what the figures are per.
+level's choice, ``players.choose``, computed the same way), which ``decide`` must accept.
+A run is cut into tasks of ``hands_per_game`` hands (a game is left after that many, so
+that many deals, dealers and scores are seen; one that ends sooner is followed by
+another); the count of hands is what the figures are per. The tasks are fixed by the
+seed and spread over processes; each is reported as it finishes, so a long run shows
+where it is (``pitch legality`` draws a bar per level and prints a line per level).
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Callable
 
 from domain.ai.knowledge import knowledge_of
@@ -26,7 +29,7 @@ from domain.evolve import evolve, replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
 from domain.presets import PRESETS, resolve_rules
-from service.pool import run_all
+from service.pool import run_each
 
 
 @dataclass(slots=True)
@@ -34,6 +37,7 @@ class Tally:
     """What one level did: hands played, actions and hints made, and those that broke a rule."""
 
     hands: int = 0
+    games: int = 0
     actions: int = 0
     illegal_actions: int = 0
     hints: int = 0
@@ -43,6 +47,7 @@ class Tally:
     def add(self, other: "Tally") -> None:
         """Add another tally's counts and problems to this one."""
         self.hands += other.hands
+        self.games += other.games
         self.actions += other.actions
         self.illegal_actions += other.illegal_actions
         self.hints += other.hints
@@ -50,17 +55,34 @@ class Tally:
         self.problems.extend(other.problems)
 
 
-def play_checked(level: int, hands_per_game: int, task: tuple[str, str]) -> Tally:
-    """Play one game of ``preset`` with every seat at ``level``, checking every action and hint."""
+def play_checked(level: int, hands: int, task: tuple[str, str]) -> Tally:
+    """Play ``hands`` hands of ``preset`` with every seat at ``level``, checking every action and hint.
+
+    A game that ends sooner is followed by another (its seed numbered after the first's),
+    so a task always plays its ``hands``.
+    """
     preset, seed = task
+    tally = Tally()
+    game = 0
+    while tally.hands < hands:
+        before = tally.hands
+        _play_game(level, hands, preset, seed if game == 0 else f"{seed}/{game}", tally)
+        if tally.hands == before:
+            break  # a game without a hand would repeat forever (no variant has one)
+        game += 1
+    return tally
+
+
+def _play_game(level: int, hands: int, preset: str, seed: str, tally: Tally) -> None:
+    """Play one game of ``preset`` until it ends or ``tally`` holds ``hands`` hands, counting into ``tally``."""
     rules = resolve_rules(preset, {})
     secret = seed_from_text(seed)
     deals = SeededDeals(secret)
     seats = [SeatSpec("ai", level)] * rules.players
     state = replay(start_game(rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "client"), deals))
     rng = random.Random(seed)
-    tally = Tally()
-    while state.ended is None and tally.hands < hands_per_game:
+    tally.games += 1
+    while state.ended is None and tally.hands < hands:
         seat = state.to_act
         assert seat is not None
         legal = legal_commands(state, seat)
@@ -85,23 +107,61 @@ def play_checked(level: int, hands_per_game: int, task: tuple[str, str]) -> Tall
             state = evolve(state, event)
             if isinstance(event, HandScored):
                 tally.hands += 1
-    return tally
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """``hands`` hands of ``preset`` at ``level``, from ``seed``: one piece of a run."""
+
+    level: int
+    preset: str
+    seed: str
+    hands: int
+
+
+def tasks_of(levels: tuple[int, ...], hands: int, hands_per_game: int, seed: str) -> list[Task]:
+    """Return the pieces of a run: per level, ``hands`` hands in tasks of ``hands_per_game``, rotating the presets."""
+    found: list[Task] = []
+    for level in levels:
+        count = -(-hands // hands_per_game)
+        for i in range(count):
+            size = min(hands_per_game, hands - i * hands_per_game)
+            found.append(Task(level, PRESETS[i % len(PRESETS)].name, f"{seed}-{level}-{i}", size))
+    return found
+
+
+def run_task(task: Task) -> Tally:
+    """Play one task (a picklable call for the process pool)."""
+    return play_checked(task.level, task.hands, (task.preset, task.seed))
 
 
 def check_levels(
     levels: tuple[int, ...], hands: int, hands_per_game: int = 5, seed: str = "legality", jobs: int = 1,
-    progress: Callable[[], None] | None = None,
+    on_task: Callable[[int, Tally], None] | None = None, on_level: Callable[[int, Tally], None] | None = None,
 ) -> dict[int, Tally]:
-    """Play at least ``hands`` hands at each level (games rotating through every preset); return the tallies."""
+    """Play ``hands`` hands at each level (tasks rotating through every preset); return the tallies.
+
+    ``on_task(level, tally)`` hears of every task as it finishes, in any order;
+    ``on_level(level, total)`` of every level once all its tasks are in. A level's total
+    adds its tasks in their order, so the figures and the problems' order depend on the
+    seed only, never on ``jobs``.
+    """
+    tasks = tasks_of(levels, hands, hands_per_game, seed)
+    left = {level: sum(1 for t in tasks if t.level == level) for level in levels}
+    results: dict[int, Tally] = {}
     found: dict[int, Tally] = {}
-    for level in levels:
-        total = Tally()
-        started = 0
-        while total.hands < hands:  # a game that ends early leaves hands to play in another
-            games = -(-(hands - total.hands) // hands_per_game)
-            tasks = [(PRESETS[i % len(PRESETS)].name, f"{seed}-{level}-{i}") for i in range(started, started + games)]
-            started += games
-            for tally in run_all(partial(play_checked, level, hands_per_game), tasks, jobs, progress):
-                total.add(tally)
-        found[level] = total
-    return found
+    for i, tally in run_each(run_task, tasks, jobs):
+        level = tasks[i].level
+        results[i] = tally
+        left[level] -= 1
+        if on_task is not None:
+            on_task(level, tally)
+        if left[level] == 0:
+            total = Tally()
+            for j, task in enumerate(tasks):
+                if task.level == level:
+                    total.add(results.pop(j))
+            found[level] = total
+            if on_level is not None:
+                on_level(level, total)
+    return {level: found.get(level, Tally()) for level in levels}

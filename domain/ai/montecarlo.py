@@ -16,30 +16,36 @@ kernel (domain/ai/fastsim), many at a time, by one of these routes:
 
 | the seat is | the actions | route |
 | --- | --- | --- |
-| playing, trump known (no face-down cards, no revoke penalty) | each card | the play of every deal after each card (fastsim batch.py) |
+| playing, trump known (no face-down cards, nobody revoked) | each card (under a revoke penalty, each honest card) | the play of every deal after each card (fastsim batch.py) |
+| leading the first card, which sets trump (no face-down cards) | each card its suit's trump order lets lead | the same, from the state with that suit as trump |
 | declaring, trump declared by the maker (``fastsim.plays_from_deal``: not trump-only, no face-down cards, no revoke penalty) | each suit | the kitty, the discards and refills, and the play of every deal (fastsim fromdeal.py) |
 | bidding, at such a table (without nine-five, before a run) | each bid and the pass | the rest of the auction and trump by level 3 (fastsim auction.py), then as above |
+| discarding at such a table, trump declared and the kitty taken | each card, the stop, or the one set left | the rest of the discards by level 3, the refills and the play (fastsim fromdiscard.py) |
 
-Every other action (a discard, the first lead that sets trump, a face-down card, a
-claim, a run, a set, a misdeal), and every action at the tables the kernel declines,
-is played out on the reference reducers (rollout.py),
-one deal at a time, on the first ``Sampling.reference`` of the same deals. Both give the
-same result for the same deal (tests/domain/ai/test_fastsim.py, test_auction.py).
+Every other action (a revoke, a face-down card, a claim, a run, a set, a
+misdeal), and every action at the tables the kernel declines, is played out on the
+reference reducers (rollout.py), one deal at a time, on the first ``Sampling.reference``
+of the same deals; where many actions go there, they share ``Sampling.reference_playouts``
+hands (at least ``REFERENCE_LEAST`` deals each), so their estimates rest on fewer deals
+and carry the larger standard errors that follow. Both give the same result for the same
+deal (tests/domain/ai/test_fastsim.py, test_auction.py).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
-from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
+from domain.actions import Command, DeclareTrump, Discard, MakeBid, Pass, PlayCard
 from domain.ai import fastsim
 from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
 from domain.ai.rollout import outcome, side_values
 from domain.legal import legal_commands
-from domain.state import BIDDING, DECLARING, PLAYING, GameState
+from domain.play import check_play, is_playable
+from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +68,9 @@ def seed_of(rng: Rng) -> int:
     return int(rng.random() * 2.0 ** 53)
 
 
+REFERENCE_LEAST = 4  # deals per action on the reducers, whatever the budget: a mean and its standard error
+
+
 @dataclass(frozen=True, slots=True)
 class Sampling:
     """How many deals to play: ``deals`` first, then more, up to ``most``, until every
@@ -69,7 +78,10 @@ class Sampling:
     (None: ``deals`` only); actions off the kernel's routes play the first ``reference``.
 
     ``playouts`` (0: no such limit) caps the deals further to that many hands played in
-    all, so that a seat with many legal bids (the big games) still answers in time.
+    all, so that a seat with many legal bids (the big games) still answers in time;
+    ``reference_playouts`` (0: no such limit) does the same for the reference reducers:
+    the actions played there share that many hands, each on at least ``REFERENCE_LEAST``
+    deals (a King Pedro taker choosing among a dozen discards plays fewer deals of each).
     """
 
     deals: int
@@ -77,12 +89,19 @@ class Sampling:
     error: float | None = None
     reference: int | None = None
     playouts: int = 0
+    reference_playouts: int = 0
 
     def most_for(self, actions: int) -> int:
         """Return the most deals to play when ``actions`` actions are tried on each."""
         if not self.playouts or not actions:
             return self.most
         return min(self.most, max(self.deals, self.playouts // actions))
+
+    def reference_for(self, deals: int, actions: int) -> int:
+        """Return how many of the first ``deals`` deals the reducers play when ``actions`` actions are tried there."""
+        if not self.reference_playouts or not actions:
+            return deals
+        return min(deals, max(REFERENCE_LEAST, self.reference_playouts // actions))
 
 
 def estimates(
@@ -98,7 +117,8 @@ def estimates(
         return []
     reference = plan.deals if plan.reference is None or not fast else min(plan.deals, plan.reference)
     deals = fastsim.deal(knowledge, plan.deals, seed_of(rng))
-    values, picked = _play(knowledge, commands, deals, policy, rng, fast, reference)
+    budget = plan if fast else Sampling(plan.deals)
+    values, picked = _play(knowledge, commands, deals, policy, rng, fast, reference, budget)
     most = plan.most_for(len(picked))
     while plan.error is not None and picked:
         error = values.worst_error(picked)
@@ -106,7 +126,7 @@ def estimates(
         if error <= plan.error or n >= most:
             break
         wanted = min(most, math.ceil(n * (error / plan.error) ** 2 * 1.1))
-        more, _ = _play(knowledge, commands, fastsim.deal(knowledge, wanted - n, seed_of(rng)), policy, rng, fast, 0)
+        more, _ = _play(knowledge, commands, fastsim.deal(knowledge, wanted - n, seed_of(rng)), policy, rng, fast, 0, plan)
         values.extend(more)
     return [Estimate(command, *_reorder(found)) for command, found in zip(commands, values.summaries())]
 
@@ -118,16 +138,18 @@ def _reorder(summary: tuple[int, float, float, float, float]) -> tuple[float, fl
 
 def _play(
     knowledge: Knowledge, commands: list[Command], deals: fastsim.Deals, policy: Policy, rng: Rng, fast: bool,
-    reference: int,
+    reference: int, plan: Sampling,
 ) -> tuple[fastsim.Values, list[int]]:
     """Return each deal's values per command and the commands the kernel played.
 
     Commands off the kernel's routes are played on the reducers on the first ``reference``
-    deals, and so is any deal the kernel could not finish.
+    deals (fewer, by ``plan.reference_for``, when many are), and so is any deal the kernel
+    could not finish.
     """
     values = fastsim.Values(deals.count, len(commands))
     picked = _kernel_values(knowledge, commands, deals, values) if fast and policy is level3 else []
     todo = [j for j in range(len(commands)) if j not in picked]
+    reference = plan.reference_for(reference, len(todo))
     side = knowledge.state.rules.side_of(knowledge.seat)
     for i in sorted(set(range(reference if todo else 0)) | set(values.unfinished(picked))):
         wanted = [j for j in values.missing(i) if j in picked or i < reference]
@@ -147,11 +169,17 @@ def _kernel_values(
     rules = state.rules
     side = rules.side_of(knowledge.seat)
     picked: list[int] = []
-    if hand.phase == PLAYING and fastsim.is_supported(state):
-        picked = [j for j, c in enumerate(commands) if isinstance(c, PlayCard)]
-        firsts = [c.card for c in commands if isinstance(c, PlayCard)]
+    if hand.phase == PLAYING and hand.trump is None:
+        picked = _pitch_values(knowledge, commands, deals, values)
+    elif hand.phase == PLAYING and fastsim.is_supported(state):
+        picked = [j for j, c in enumerate(commands) if isinstance(c, PlayCard) and not _revokes(state, c)]
+        firsts = [commands[j].card for j in picked]  # type: ignore[union-attr]
         if firsts:
             values.add_rows(picked, fastsim.play_rows(state, knowledge, deals, firsts), rules, side, state.scores)
+    elif hand.phase == DISCARDING and fastsim.discards_from_deal(state):
+        picked = [j for j, c in enumerate(commands) if isinstance(c, Discard)]
+        discards = fastsim.discard_calls(state, [c for c in commands if isinstance(c, Discard)])
+        values.add_rows(picked, fastsim.discard_rows(knowledge, deals, discards), rules, side, state.scores)
     elif hand.phase == DECLARING and declares_from_deal(state):
         picked = [j for j, c in enumerate(commands) if isinstance(c, DeclareTrump)]
         suits = [c.suit for c in commands if isinstance(c, DeclareTrump)]
@@ -167,6 +195,46 @@ def _kernel_values(
                 calls.append(command.amount if isinstance(command, MakeBid) else None)
         if calls:
             values.add_rows(picked, fastsim.auction_rows(knowledge, deals, calls), rules, side, state.scores)
+    return picked
+
+
+def _revokes(state: GameState, command: PlayCard) -> bool:
+    """Tell whether playing ``command`` stands only as a revoke (003 "Auction pitch"; the kernel refuses it)."""
+    hand = state.hand
+    assert hand is not None
+    return state.rules.revoke == "penalty" and check_play(state.rules, hand, command.seat, command.card)
+
+
+def _pitch_values(
+    knowledge: Knowledge, commands: list[Command], deals: fastsim.Deals, values: fastsim.Values,
+) -> list[int]:
+    """Fill ``values`` for the first leads that set trump (001 "How to Play Pitch"); return them.
+
+    Leading a card pitches its suit: from then on the hand is the one in which that suit
+    was trump all along, so each suit's leads are played on the kernel from the state
+    with that trump and the lead as its first card, where that state's lead rules accept
+    the card (a lead a trump order would refuse, such as a trump before trump is broken,
+    stays on the reducers).
+    """
+    state = knowledge.state
+    hand = state.hand
+    assert hand is not None
+    rules = state.rules
+    side = rules.side_of(knowledge.seat)
+    picked: list[int] = []
+    for suit in sorted({c.card[1] for c in commands if isinstance(c, PlayCard)}):
+        pitched = dataclasses.replace(state, hand=dataclasses.replace(hand, trump=suit))
+        if not fastsim.is_supported(pitched):
+            return picked
+        assert pitched.hand is not None
+        columns = [
+            j for j, c in enumerate(commands)
+            if isinstance(c, PlayCard) and c.card[1] == suit and is_playable(rules, pitched.hand, c.seat, c.card)
+        ]
+        if columns:
+            firsts = [commands[j].card for j in columns]  # type: ignore[union-attr]
+            values.add_rows(columns, fastsim.play_rows(pitched, knowledge, deals, firsts), rules, side, state.scores)
+            picked += columns
     return picked
 
 

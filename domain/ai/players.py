@@ -3,19 +3,21 @@
 Every entry point takes a ``Knowledge`` (knowledge.py), never a full state, so what a
 player may see is decided in one place. Levels (000 "Computer Players"):
 
-| level | how it chooses | deals sampled (compiled kernel) | standard error aimed at | deals on the reducers |
+| level | how it chooses | deals sampled (compiled kernel) | standard error aimed at | deals on the reducers (hands in all) |
 | --- | --- | --- | --- | --- |
-| 1, 2 | simple (policies.py) | 32 | - | 16 |
-| 3 | rule-based (policies.py) | 64, up to 300 (900 hands) | 0.35 points | 16 |
-| 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (720 hands) | 0.25 points | 16 |
-| 5 | the same | 192, up to 1,500 (3,600 hands) | 0.15 points | 40 |
-| 6 | the same | 256, up to 4,000 (12,000 hands) | 0.10 points | 100 |
+| 1, 2 | simple (policies.py) | 32 | - | 16 (32) |
+| 3 | rule-based (policies.py) | 64, up to 300 (900 hands) | 0.35 points | 16 (32) |
+| 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (720 hands) | 0.25 points | 16 (48) |
+| 5 | the same | 192, up to 1,500 (3,600 hands) | 0.15 points | 40 (96) |
+| 6 | the same | 256, up to 4,000 (12,000 hands) | 0.10 points | 100 (160) |
 
 Deals are played in the compiled kernel where montecarlo.py's routes allow, more of
 them until every action's expected points have the standard error aimed at, or the
 most deals are played (fewer when there are many actions: no more hands in all than
 the parenthesis says); actions off those routes are played out on the reference
-reducers with the last column's deals. Where a hand holds many points (Pedro's 14,
+reducers with the last column's deals, fewer when many actions go there: those share the
+parenthesis's hands, at least 4 deals each (a rollout on the reducers costs about a
+millisecond, a hundred times a kernel's; every estimate keeps its standard error). Where a hand holds many points (Pedro's 14,
 Sixty-three's 63) the limit comes before the standard error aimed at. A hint names a level's choice and, for every
 legal action, the expected points of the seat's side with their standard error,
 estimated with the level's deals. A bid analysis plays ``BID_DEALS`` deals per trump suit.
@@ -35,12 +37,12 @@ from domain.legal import legal_commands
 
 LEVELS = (1, 2, 3, 4, 5, 6)
 PLANS = {
-    1: Sampling(32, reference=16),
-    2: Sampling(32, reference=16),
-    3: Sampling(64, most=300, error=0.35, reference=16, playouts=900),
-    4: Sampling(96, most=500, error=0.25, reference=16, playouts=720),
-    5: Sampling(192, most=1500, error=0.15, reference=40, playouts=3600),
-    6: Sampling(256, most=4000, error=0.10, reference=100, playouts=12000),
+    1: Sampling(32, reference=16, reference_playouts=32),
+    2: Sampling(32, reference=16, reference_playouts=32),
+    3: Sampling(64, most=300, error=0.35, reference=16, playouts=900, reference_playouts=32),
+    4: Sampling(96, most=500, error=0.25, reference=16, playouts=720, reference_playouts=48),
+    5: Sampling(192, most=1500, error=0.15, reference=40, playouts=3600, reference_playouts=96),
+    6: Sampling(256, most=4000, error=0.10, reference=100, playouts=12000, reference_playouts=160),
 }
 BID_DEALS = {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1500}
 ROLLOUT_POLICY: Policy = level3

@@ -21,6 +21,8 @@ import numpy as np
 
 from domain.ai.fastsim.batch import O_STATUS, UNSCORED
 from domain.ai.fastsim.deals import Deals, deal, play_rows
+from domain.ai.fastsim.fromdiscard import calls_of as discard_calls
+from domain.ai.fastsim.fromdiscard import discard_rows, discards_from_deal
 from domain.ai.fastsim.hand_score import HandResult, hand_result, score_rows
 from domain.ai.fastsim.kernel import (
     ERROR_ILLEGAL, ERROR_STUCK, POLICY_FORCED, POLICY_LEVEL3, POLICY_RANDOM, S_PLAYS, S_TRICKS, WORK_ROWS,
@@ -36,7 +38,8 @@ from domain.state import GameState
 
 __all__ = [
     "O_STATUS", "POLICY_FORCED", "POLICY_LEVEL3", "POLICY_RANDOM", "UNSCORED", "Deals", "HandResult",
-    "Playout", "Position", "Values", "auction_rows", "deal", "declare_rows", "is_supported", "play",
+    "Playout", "Position", "Values", "auction_rows", "deal", "declare_rows", "discard_calls", "discard_rows",
+    "discards_from_deal", "is_supported", "play",
     "play_on", "play_rows", "plays_from_deal", "position_of", "run_many", "score_rows", "warm",
 ]
 

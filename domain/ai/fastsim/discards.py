@@ -215,11 +215,7 @@ def after_trump(
         take_kitty(hands, lens, dealt, maker, kitty, kitty_n)
     if d[D_MOON_KEEPS] == 1 and d[D_MOON] >= 0 and bid == d[D_MOON]:
         return
-    taker = -1
-    if d[D_TAKER] == 1:
-        taker = dealer
-    elif d[D_TAKER] == 2:
-        taker = maker
+    taker = taker_of(d, maker)
     for step in range(1, players + 1):
         seat = (dealer + step) % players
         if d[D_MODE] == MODE_NONE:
@@ -230,6 +226,27 @@ def after_trump(
         discard_seat(cards, masks, keep, d, hands, lens, dealt, 0, piles, pile_n, seat, d[D_MODE] == MODE_NONE, choice, order)
     if d[D_MODE] == MODE_NONE:
         return
+    refill(cards, masks, keep, d, hands, lens, dealt, stock, stock_n, piles, pile_n, taker, choice, order)
+
+
+@jit
+def taker_of(d: Any, maker: int) -> int:
+    """discarding.taker: the seat that takes the rest of the stock, -1 when everyone is refilled."""
+    if d[D_TAKER] == 1:
+        return d[D_DEALER]  # type: ignore[no-any-return]
+    if d[D_TAKER] == 2:
+        return maker
+    return -1
+
+
+@jit
+def refill(
+    cards: Any, masks: Any, keep: int, d: Any, hands: Any, lens: Any, dealt: Any, stock: Any, stock_n: Any,
+    piles: Any, pile_n: Any, taker: int, choice: Any, order: Any,
+) -> None:
+    """The refills once the first round of discards is over, then the taker's draw and discards."""
+    players = d[D_PLAYERS]
+    dealer = d[D_DEALER]
     rest_taken = False
     while True:
         available = stock_n[0]

@@ -5,6 +5,13 @@ those that hold face-down cards (001 "Fish Pitch", option ``blind_cards``): a fa
 card is chosen by position without being seen, which the kernel does not model, so
 those positions stay on the reference reducers. Claims are never made by the rollout
 policies (they play cards), so a table allowing claims plays as one that does not.
+
+Under a revoke penalty (003 "Auction pitch") no level revokes while an honest card is
+left, and one always is (policies.py ``_honest``), so a hand nobody has revoked in plays
+on as if revokes were refused: the kernel plays it by tables with the penalty's switch
+off (``played_tables``), which refuse a revoke as a first card too (the Monte Carlo
+players try those on the reducers). A hand with a revoke stays on the reducers, whose
+scoring sets the revoking side back.
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from domain.ai.fastsim.kernel import S_LEADER, S_MAKERS, S_OUT, S_PLAYS, S_SIZE, S_TO_ACT, S_TRICKS
-from domain.ai.fastsim.tables import INDEX, Array, Tables, tables_of
+from domain.ai.fastsim.tables import INDEX, REVOKE_PENALTY, Array, Tables, tables_of
 from domain.rules import Rules
 from domain.state import PLAYING, GameState
 
@@ -37,15 +44,39 @@ class Position:
 def is_supported(state: GameState) -> bool:
     """Tell whether the kernel can play ``state`` to the end of its hand.
 
-    Face-down cards (001 "Fish Pitch") and revokes set back by the bid (003 "Auction
-    pitch") stay on the reference reducers.
+    Face-down cards (001 "Fish Pitch") and hands in which a seat revoked under the
+    penalty option (003 "Auction pitch") stay on the reference reducers.
     """
     hand = state.hand
     return (
         state.ended is None and hand is not None and hand.phase == PLAYING and hand.trump is not None
         and hand.to_act is not None and hand.maker is not None and hand.high_bid is not None
-        and not state.rules.blind_cards and state.rules.revoke != "penalty"
+        and not state.rules.blind_cards and not hand.extra.revokes
     )
+
+
+def played_tables(rules: Rules, trump: str) -> Tables:
+    """Return the tables the kernel plays ``rules`` by: revokes refused (see the module docstring)."""
+    tables = tables_of(rules, trump)
+    if not tables.config[REVOKE_PENALTY]:
+        return tables
+    return _honest(tables)
+
+
+def _honest(tables: Tables) -> Tables:
+    """Return (cached, per tables object) ``tables`` with the revoke penalty's switch off."""
+    entry = _HONEST.get(id(tables))
+    if entry is None or entry[0] is not tables:
+        if len(_HONEST) >= 256:
+            _HONEST.clear()
+        config = tables.config.copy()
+        config[REVOKE_PENALTY] = 0
+        config.setflags(write=False)  # as the tables' arrays are: one compiled kernel serves both
+        entry = _HONEST[id(tables)] = (tables, Tables(tables.cards, config, tables.masks))
+    return entry[1]
+
+
+_HONEST: dict[int, tuple[Tables, Tables]] = {}
 
 
 def plays_from_deal(rules: Rules) -> bool:
@@ -107,5 +138,5 @@ def position_of(
     scalars[S_OUT] = sum(1 << seat for seat in hand.extra.out)
     scalars[S_MAKERS] = rules.side_of(hand.maker)
     return Position(
-        tables_of(rules, hand.trump), hands, owner, scalars, play_card, play_seat, play_trick, winners,
+        played_tables(rules, hand.trump), hands, owner, scalars, play_card, play_seat, play_trick, winners,
     )

@@ -31,11 +31,12 @@ from domain.events import HandScored, SeatSpec
 from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
+from domain.play import check_play
 from domain.presets import PRESETS, resolve_rules
 from domain.rules import Rules, rules_from_dict
 from domain.state import PLAYING, GameState
 from tests.domain.scoring_presets import SCORING_PRESETS
-from tests.strategies import OPTION_SETS, VARIANT_SETS
+from tests.strategies import OPTION_SETS, VARIANT_SETS, play_game
 
 DEALS = 32  # per option set: about 2,100 deals in all
 LEVEL3_EVERY = 2  # level 3 is also compared on every second deal
@@ -123,6 +124,10 @@ def reference_playout(state: GameState, rng: random.Random | None) -> tuple[list
         seat = state.to_act
         assert seat is not None
         cards = [c.card for c in legal_commands(state, seat) if isinstance(c, PlayCard)]
+        hand = state.hand
+        assert hand is not None
+        if state.rules.revoke == "penalty":  # the hands the kernel plays: nobody revokes
+            cards = [c for c in cards if not check_play(state.rules, hand, seat, c)]
         if not cards:
             raise Stuck(sequence)
         legal.append(set(cards))
@@ -147,7 +152,7 @@ def _check(kernel: fastsim.Playout, final: GameState, scored: HandScored) -> Non
 
 
 def _declined(options: dict[str, Any]) -> bool:
-    return bool(options.get("blind_cards")) or options.get("revoke") == "penalty"
+    return bool(options.get("blind_cards"))
 
 
 FAST_TABLE = {name: options for name, options in OPTION_TABLE.items() if not _declined(options)}
@@ -156,7 +161,7 @@ BLIND_TABLE = {name: options for name, options in OPTION_TABLE.items() if _decli
 
 @pytest.mark.parametrize("name", sorted(BLIND_TABLE))
 def test_positions_with_face_down_cards_are_left_to_the_reducers(name: str) -> None:
-    """Face-down cards (001 "Fish Pitch") and revoke penalties (003): the kernel declines them."""
+    """Face-down cards (001 "Fish Pitch"): the kernel declines them."""
     rules = rules_from_dict(BLIND_TABLE[name])
     positions = play_positions(rules, name, 5, supported_only=False)
     assert len(positions) == 5 and not any(fastsim.is_supported(start) for start in positions)
@@ -202,6 +207,32 @@ def test_a_blind_card_table_is_left_to_the_reducers() -> None:
     assert not fastsim.is_supported(dataclasses.replace(state, rules=rules))
 
 
+def test_a_hand_in_which_a_seat_revoked_under_the_penalty_is_left_to_the_reducers() -> None:
+    """003 "Auction pitch": a revoke stands and sets its side back, which only the reducers score."""
+    rules = resolve_rules("auction-pitch-003", {})
+    positions = play_positions(rules, "revoked", 40, supported_only=False)
+    revoked = [s for s in positions if s.hand is not None and s.hand.extra.revokes]
+    honest = [s for s in positions if s.hand is not None and not s.hand.extra.revokes]
+    assert revoked and honest
+    assert not any(fastsim.is_supported(s) for s in revoked) and all(fastsim.is_supported(s) for s in honest)
+
+
+def test_a_revoke_is_refused_by_the_simulator_which_plays_only_honest_cards() -> None:
+    """003 "Auction pitch": no level revokes while an honest card is left, so the kernel never does."""
+    rules = resolve_rules("auction-pitch-003", {})
+    for state in play_positions(rules, "honest", 30):
+        hand = state.hand
+        assert hand is not None and hand.to_act is not None
+        if not hand.table:
+            continue
+        revokes = [c for c in hand.cards[hand.to_act] if check_play(rules, hand, hand.to_act, c)]
+        if revokes:
+            with pytest.raises(IllegalActionError):
+                fastsim.play(state, [revokes[0]], fastsim.POLICY_FORCED)
+            return
+    raise AssertionError("no position offered a revoke")
+
+
 def test_a_card_the_rules_refuse_is_refused_by_the_simulator() -> None:
     state = play_positions(resolve_rules("team-auction", {}), "refuse", 1)[0]
     hand = state.hand
@@ -233,3 +264,44 @@ def test_monte_carlo_estimates_are_the_same_on_the_fast_simulator_and_the_reduce
         fast = estimates(known, 3, level3, random.Random(i), fast=True)
         slow = estimates(known, 3, level3, random.Random(i), fast=False)
         assert [(e.command, e.points, e.margin) for e in fast] == [(e.command, e.points, e.margin) for e in slow]
+
+
+PITCHED = [p.name for p in PRESETS if p.rules.trump_by == "first-lead" and not p.rules.blind_cards]
+
+
+@pytest.mark.parametrize("preset", PITCHED)
+def test_a_first_lead_that_sets_trump_is_estimated_on_the_kernel_as_on_the_reducers(preset: str) -> None:
+    """001 "How to Play Pitch": the first card led sets trump; each lead is played from the state with that trump."""
+    rules = resolve_rules(preset, {})
+    checked = 0
+    for g in range(3):
+        game = play_game(rules, f"pitch-{preset}-{g}", g, max_hands=2, pass_rate=0.3)
+        for k in game.turns:
+            state = game.states[k]
+            hand = state.hand
+            if state.ended is not None or hand is None or hand.phase != PLAYING or hand.trump is not None:
+                continue
+            assert state.to_act is not None
+            known = knowledge_of(state, state.to_act)
+            fast = estimates(known, 3, level3, random.Random(k), fast=True)
+            slow = estimates(known, 3, level3, random.Random(k), fast=False)
+            assert [(e.command, e.points, e.margin) for e in fast] == [(e.command, e.points, e.margin) for e in slow]
+            checked += 1
+    assert checked >= 2
+
+
+def test_plays_under_a_revoke_penalty_are_estimated_on_the_kernel_as_on_the_reducers() -> None:
+    """003 "Auction pitch": honest cards on the kernel, revokes on the reducers, the same estimates."""
+    rules = resolve_rules("partnership-pitch", {})
+    checked = 0
+    for i, state in enumerate(play_positions(rules, "penalty-mc", 24)):
+        hand = state.hand
+        assert hand is not None and state.to_act is not None
+        if not hand.table:
+            continue
+        known = knowledge_of(state, state.to_act)
+        fast = estimates(known, 3, level3, random.Random(i), fast=True)
+        slow = estimates(known, 3, level3, random.Random(i), fast=False)
+        assert [(e.command, e.points, e.margin) for e in fast] == [(e.command, e.points, e.margin) for e in slow]
+        checked += 1
+    assert checked >= 5

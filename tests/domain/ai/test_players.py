@@ -208,3 +208,27 @@ def test_level_6_plays_deals_until_every_standard_error_is_a_tenth_of_a_point() 
     assert max(e.samples for e in found.estimates) > plan.deals  # the first deals were not enough
     fixed = hint(knowledge_of(table.state, 0), 6, RNG(3), samples=50)
     assert all(e.samples == 50 for e in fixed.estimates)
+
+
+def test_actions_off_the_kernel_share_a_budget_of_hands_on_the_reducers() -> None:
+    """A Fish Pitch seat (001) choosing among its cards and face-down cards tries each on fewer deals."""
+    from domain.ai.montecarlo import REFERENCE_LEAST
+    from domain.ai.players import PLANS
+    from domain.state import PLAYING
+
+    rules = resolve_rules("fish-pitch", {})
+    for g in range(6):
+        game = play_game(rules, f"budget-{g}", g, max_hands=1, pass_rate=0.3)
+        for k in game.turns:
+            state = game.states[k]
+            hand = state.hand
+            assert hand is not None
+            if state.ended is None and hand.phase == PLAYING and len(legal_commands(state, hand.to_act or 0)) >= 6:
+                found = hint(knowledge_of(state, hand.to_act or 0), 6, RNG(k))
+                plan = PLANS[6]
+                deals = max(REFERENCE_LEAST, plan.reference_playouts // len(found.estimates))
+                assert plan.reference is not None and deals < plan.reference
+                assert all(e.samples == deals for e in found.estimates)
+                assert any(e.points_error > 0 for e in found.estimates)
+                return
+    raise AssertionError("no seat had six actions to choose from")
