@@ -19,12 +19,13 @@ from tests.faults.outages import restore_redis, stop_redis
 from tests.faults.waiting import wait_for
 
 DOWN = 1.5  # seconds Redis stays down
+HANDS = 10  # computer moves take milliseconds: a game long enough to outlast the stop (about 4 s of play)
 
 
 def test_a_restarted_broker_delays_moves_but_loses_none(tmp_path: Path) -> None:
     with computer_table(tmp_path) as table:
         worker = table.start_worker().wait_ready()
-        game = table.new_game("restarted-broker")
+        game = table.new_game("restarted-broker", hands=HANDS)
         wait_for(lambda: table.version(game) > 10, "the computers to get going")
         try:
             stop_redis()
