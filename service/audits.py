@@ -97,7 +97,7 @@ class AuditService:
         # Not GameService.load: an altered log may not fold, and the audit must still answer.
         if not is_game_id(game_id):
             raise GameNotFoundError(f"there is no game {game_id[:80]!r}: game ids are UUIDs")
-        stored = self.store.read(game_id)
+        stored = self.store.read(game_id, as_stored=True)
         if not stored:
             raise GameNotFoundError(f"there is no game {game_id!r}")
         first_bad = self.store.verify_chain(game_id)

@@ -59,6 +59,7 @@ from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError, InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
+from service import store_pg
 from service.db import deferred_begin
 from service.hashing import GENESIS_HASH, canonical_json, chain_hash
 
@@ -205,6 +206,7 @@ _ANNOUNCE_POSITIONS = (
     f"pg_advisory_xact_lock_shared((CAST({_POSITION_LOCK_SPACE} AS bigint) << 40)"
     f" + coalesce(pg_sequence_last_value(CAST('{_POSITION_SEQUENCE}' AS regclass)), 0))"
 )
+_PG_HEAD_AND_KEY = store_pg.HEAD_AND_KEY.format(announce=_ANNOUNCE_POSITIONS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,7 +280,7 @@ class EventStore:
                 if follow_up is not None and not appended.replayed:
                     follow_up(conn)
                 return appended
-        except IntegrityError as error:
+        except (IntegrityError, store_pg.IntegrityError) as error:
             # PostgreSQL: a concurrent writer committed this version (or this
             # key) first, and this transaction is void. Look again.
             with self._transaction(read_only=True) as conn:
@@ -295,12 +297,27 @@ class EventStore:
         with self._transaction(read_only=True) as conn:
             return _replay(conn, game_id, idempotency_key, fingerprint)
 
-    def read(self, game_id: str, after: int = 0, limit: int | None = None) -> list[StoredEvent]:
-        """Return the game's events after version `after`, in version order, at most `limit`."""
+    def read(self, game_id: str, after: int = 0, limit: int | None = None, as_stored: bool = False) -> list[StoredEvent]:
+        """Return the game's events after version `after`, in version order, at most `limit`.
+
+        A version missing from the log (rows deleted outside the service) raises StoreError,
+        unless ``as_stored``: the log as it is, gaps and all, for an audit.
+        """
         if limit is not None and limit < 0:
             raise ValueError(f"limit must be 0 or more, not {limit}")
+        if self._postgres:  # every view reads here: straight through psycopg (service/store_pg.py)
+            with unavailable_as_store_error():
+                pooled = self._engine.raw_connection()
+                try:
+                    with store_pg.autocommit(pooled) as raw:
+                        rows = store_pg.select_events(raw, game_id, after, limit)
+                finally:
+                    pooled.close()
+            events = [_stored_event(*row) for row in rows]
+            return events if as_stored else _contiguous(game_id, after, events)
         with self._transaction(read_only=True) as conn:
-            return _select_events(conn, game_id, after=after, limit=limit)
+            events = _select_events(conn, game_id, after=after, limit=limit)
+        return events if as_stored else _contiguous(game_id, after, events)
 
     def read_all(self, after: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Return every game's events after global position `after`, in position order, at most `limit`.
@@ -407,6 +424,10 @@ class EventStore:
             raise ConcurrencyError(game_id, expected_version, current)
         now = self._now()
         key = None if claim is None else claim[0]
+        if self._postgres:  # the events and the key in one statement (service/store_pg.py)
+            rows = _chained_rows(game_id, current, previous_hash, encoded, now, key)
+            positions = store_pg.insert_events(store_pg.driver(conn), rows, now, claim)
+            return AppendResult(_stored(game_id, rows, encoded, positions), replayed=False)
         stored = _insert_events(conn, game_id, current, previous_hash, encoded, now, key)
         if claim is not None:
             conn.execute(_INSERT_KEY, {
@@ -421,12 +442,15 @@ class EventStore:
         The position lock (see the module's docstring) is taken in the same statement,
         before this transaction inserts anything.
         """
-        statement = _head_and_key_statement(key is not None, self._postgres)
-        row = conn.execute(statement, {"game_id": game_id, "key": key}).one()
-        version, hash_ = (0, GENESIS_HASH) if row.version is None else (int(row.version), str(row.hash))
-        if key is None or row.fingerprint is None:
+        if self._postgres:
+            head, hash_found, fingerprint, first, last = store_pg.head_and_key(store_pg.driver(conn), _PG_HEAD_AND_KEY, game_id, key)
+        else:
+            row = conn.execute(_head_and_key_statement(key is not None), {"game_id": game_id, "key": key}).one()
+            head, hash_found, fingerprint, first, last = row.version, row.hash, row.fingerprint, row.first_version, row.last_version
+        version, hash_ = (0, GENESIS_HASH) if head is None else (int(head), str(hash_found))
+        if key is None or fingerprint is None:
             return version, hash_, None
-        return version, hash_, _UsedKey(row.fingerprint, int(row.first_version), int(row.last_version))
+        return version, hash_, _UsedKey(fingerprint, int(first), int(last))
 
     @contextmanager
     def _transaction(self, read_only: bool = False) -> Iterator[Connection]:
@@ -462,7 +486,7 @@ def unavailable_as_store_error() -> Iterator[None]:
     """
     try:
         yield
-    except (OperationalError, InterfaceError, PoolTimeoutError) as error:
+    except (OperationalError, InterfaceError, PoolTimeoutError, *store_pg.UNAVAILABLE) as error:
         cause = getattr(error, "orig", None) or error
         raise StoreUnavailableError(f"the event store is unavailable: {cause}") from error
 
@@ -526,18 +550,36 @@ def _insert_events(
     recorded_at: str,
     key: str | None,
 ) -> tuple[StoredEvent, ...]:
+    rows = _chained_rows(game_id, after_version, previous_hash, encoded, recorded_at, key)
+    # One statement for the whole batch (SQLAlchemy's "insertmanyvalues"); positions are
+    # taken row by row, in version order, which _stored confirms.
+    returned = conn.execute(_INSERT_EVENTS, rows)
+    return _stored(game_id, rows, encoded, {int(r.version): int(r.position) for r in returned})
+
+
+def _chained_rows(
+    game_id: str, after_version: int, previous_hash: str, encoded: Sequence[_Encoded], recorded_at: str,
+    key: str | None,
+) -> list[dict[str, Any]]:
+    """Return the batch's rows as stored (``data`` as its canonical JSON), each hash chained to the last."""
     rows: list[dict[str, Any]] = []
     for version, event in enumerate(encoded, start=after_version + 1):
         row: dict[str, Any] = {"game_id": game_id, "version": version, "type": event.type,
                                "schema_version": event.schema_version, "data": event.data,
                                "recorded_at": recorded_at}
         previous_hash = chain_hash(previous_hash, row)
-        rows.append(row | {"idempotency_key": key, "hash": previous_hash})
-    # One statement for the whole batch (SQLAlchemy's "insertmanyvalues"); positions are
-    # taken row by row, in version order, which the check below confirms.
-    returned = conn.execute(_INSERT_EVENTS, [{**row, "data": event.data_json} for row, event in zip(rows, encoded)])
-    positions = {int(r.version): int(r.position) for r in returned}
-    stored = tuple(StoredEvent(position=positions[row["version"]], **row) for row in rows)
+        rows.append(row | {"data": event.data_json, "idempotency_key": key, "hash": previous_hash})
+    return rows
+
+
+def _stored(
+    game_id: str, rows: Sequence[dict[str, Any]], encoded: Sequence[_Encoded], positions: dict[int, int],
+) -> tuple[StoredEvent, ...]:
+    """Return the stored events of ``rows``; raise (the transaction is then void) if positions run out of order."""
+    stored = tuple(
+        StoredEvent(position=positions[row["version"]], **{**row, "data": event.data})
+        for row, event in zip(rows, encoded)
+    )
     if any(a.position >= b.position for a, b in zip(stored, stored[1:])):
         raise StoreError(f"game {game_id!r}: the database gave positions out of version order; nothing was stored")
     return stored
@@ -566,6 +608,25 @@ def _replay_of(conn: Connection, game_id: str, key: str, fingerprint: str, used:
     return AppendResult(tuple(events), replayed=True)
 
 
+def _contiguous(game_id: str, after: int, events: list[StoredEvent]) -> list[StoredEvent]:
+    """Return ``events`` if their versions run on from ``after`` without a gap; else raise StoreError.
+
+    The store never writes a gap: one means rows were deleted outside the service.
+    """
+    for expected, event in enumerate(events, start=after + 1):
+        if event.version != expected:
+            raise StoreError(f"game {game_id!r}: version {expected} is missing from the stored log")
+    return events
+
+
+def _stored_event(
+    position: int, game_id: str, version: int, type_: str, schema_version: int, data: str, recorded_at: str,
+    idempotency_key: str | None, hash_: str,
+) -> StoredEvent:
+    return StoredEvent(game_id, version, position, type_, schema_version, json.loads(data), recorded_at,
+                       idempotency_key, hash_)
+
+
 def _select_events(
     conn: Connection, game_id: str, after: int, through: int | None = None, limit: int | None = None
 ) -> list[StoredEvent]:
@@ -591,7 +652,7 @@ def _select_events_statement(through: bool, limit: bool) -> sa.Select[Any]:
 
 
 @functools.cache
-def _head_and_key_statement(with_key: bool, postgres: bool) -> sa.Select[Any]:
+def _head_and_key_statement(with_key: bool) -> sa.Select[Any]:
     c, k = events_table.c, idempotency_keys_table.c
     head = (
         sa.select(c.version, c.hash).where(c.game_id == sa.bindparam("game_id"))
@@ -611,8 +672,8 @@ def _head_and_key_statement(with_key: bool, postgres: bool) -> sa.Select[Any]:
             sa.select(used.c.first_version).scalar_subquery().label("first_version"),
             sa.select(used.c.last_version).scalar_subquery().label("last_version"),
         ]
-    if postgres:
-        columns.append(sa.literal_column(_ANNOUNCE_POSITIONS).label("announced"))
+    else:
+        columns += [sa.null().label(name) for name in ("fingerprint", "first_version", "last_version")]
     return sa.select(*columns)
 
 
