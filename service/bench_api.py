@@ -55,6 +55,7 @@ from service.bench import percentile
 from service.bench_clients import Client, Script, Tally, run_clients
 from service.bench_serve import create_scratch_table, drop_scratch_table
 from service.db import make_engine, normalize_url
+from service.runner import warm_fast_simulator
 
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
 STARTUP_SECONDS = 60.0
@@ -142,6 +143,10 @@ def bench_api(
 ) -> ApiFigures:
     """Run both phases (see the module's docstring) and return their figures."""
     advance = progress or (lambda _phase, _count: None)
+    # Each worker warms the computer players' kernels as it starts (service/runner.py); on a
+    # fresh install that compiles them, tens of CPU seconds that would land in the figures.
+    # Compiled here first, the workers load them from numba's cache instead.
+    warm_fast_simulator()
     load_before = os.getloadavg()
     with _database(database) as url, tempfile.TemporaryDirectory(prefix="pitch-bench-api-") as folder:
         server_version = _server_version(url)
