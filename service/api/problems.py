@@ -16,6 +16,7 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/idempotency-key-reused | 422 | the Idempotency-Key was used for a different request |
 | /problems/rate-limited | 429 | too many writes from this client, or hints for this seat; Retry-After says when to retry |
 | /problems/unavailable | 503 | the database (or, for /readyz, the broker) cannot be reached; Retry-After says when to retry |
+| /problems/log-altered | 500 | the game's stored events were changed outside the service and no longer verify (``first_bad_version``) |
 | /problems/internal | 500 | a fault of the service (never expected) |
 """
 
@@ -24,7 +25,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Iterator
 
-from flask import Flask, Response, json, request
+from flask import Flask, Response, current_app, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalActionError, MalformedError, RulesError
@@ -49,6 +50,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "idempotency-key-reused": (422, "Idempotency key reused"),
     "rate-limited": (429, "Too many requests"),
     "unavailable": (503, "Service unavailable"),
+    "log-altered": (500, "Game log altered"),
     "internal": (500, "Internal error"),
 }
 
@@ -153,5 +155,28 @@ def register(app: Flask) -> None:
     def _internal(error: Exception) -> Response:
         if isinstance(error, HTTPException):
             return http_problem(error)
+        game_id = (request.view_args or {}).get("game_id")
+        altered = _altered_from(game_id)
+        if altered is not None:
+            log.error("game %s: its stored events do not verify from version %s", game_id, altered, exc_info=error)
+            return problem(
+                "log-altered",
+                f"game {game_id}'s stored events were changed outside the service and do not verify from "
+                f"version {altered}; the game cannot be served until its log is restored (GET /v1/games/{game_id}/audit)",
+                first_bad_version=altered,
+            )
         log.exception("unhandled error on %s %s", request.method, request.path)
         return problem("internal", "the service failed to answer; the request may be retried")
+
+
+def _altered_from(game_id: object) -> int | None:
+    """Return the first version of the game's log that fails its hash check, None if it verifies
+    (or cannot be checked): a request that failed on such a game failed because of it."""
+    service = current_app.extensions.get("pitch")
+    if not isinstance(game_id, str) or service is None:
+        return None
+    try:
+        first_bad: int | None = service.store.verify_chain(game_id)
+    except Exception:  # noqa: BLE001 - the check is best effort; the caller answers "internal" then
+        return None
+    return first_bad

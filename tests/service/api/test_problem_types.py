@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import tempfile
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -17,8 +18,11 @@ from service.api import API_DESCRIPTION, create_app, problems
 from service.config import RateLimits
 from service.db import make_engine
 from service.games import GameService
+from service.migrate import upgrade
 from service.store import EventStore
+from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame, bearer
+from tests.service.test_store import drop_append_only_triggers
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -43,6 +47,21 @@ def _internal(client: FlaskClient, game: ApiGame, service: GameService) -> TestR
         return client.get(f"/v1/games/{game.id}")
 
 
+def _altered(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
+    with tempfile.TemporaryDirectory() as folder:  # its own database: the shared one keeps its triggers
+        url = sqlite_url(Path(folder))
+        upgrade(url)
+        engine = make_engine(url)
+        try:
+            altered = ApiGame.create(create_app(service=GameService(EventStore(engine))).test_client())
+            drop_append_only_triggers(engine)
+            with engine.begin() as conn:
+                conn.exec_driver_sql(f"UPDATE events SET data = '[]' WHERE game_id = '{altered.id}' AND version = 1")
+            return create_app(service=GameService(EventStore(engine))).test_client().get(f"/v1/games/{altered.id}")
+        finally:
+            engine.dispose()
+
+
 def _reused(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
     seat, version = game.to_act(), game.view()["version"]
     assert game.act(seat, {"type": "bid", "amount": 2}, version, **{"Idempotency-Key": "k"}).status_code == 201
@@ -64,6 +83,7 @@ TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]]
     "idempotency-key-reused": _reused,
     "rate-limited": _limited,
     "unavailable": _unavailable,
+    "log-altered": _altered,
     "internal": _internal,
 }
 
