@@ -146,7 +146,7 @@ def warm(state: GameState | None = None) -> None:
     """Compile the kernels now (or load them from numba's cache), so the first hint does not wait for them.
 
     Every compiled function the players call is run once with the argument types they
-    pass: the playouts, the dealer, the batched play and the auction.
+    pass: the playouts, the dealer, the batched play, the auction, trump and the discards.
     """
     from domain.ai.fastsim.warmup import warm_position, warm_states
 
@@ -160,9 +160,10 @@ def warm(state: GameState | None = None) -> None:
         POLICY_LEVEL3, np.ones(1, dtype=np.uint64), np.zeros(sides, dtype=np.int64),
         np.zeros(sides, dtype=np.int64), np.zeros(1, dtype=np.int64), _work(),
     )
+    from domain.actions import Discard
     from domain.ai.knowledge import knowledge_of
     from domain.legal import legal_commands
-    from domain.state import BIDDING, DECLARING
+    from domain.state import BIDDING, DECLARING, DISCARDING
 
     for start in warm_states():
         seat = start.to_act
@@ -173,6 +174,9 @@ def warm(state: GameState | None = None) -> None:
             rows = auction_rows(known, deals, [None])
         elif start.hand.phase == DECLARING:
             rows = declare_rows(known, deals, ["S"])
+        elif start.hand.phase == DISCARDING:
+            discards = [c for c in legal_commands(start, seat) if isinstance(c, Discard)][:1]
+            rows = discard_rows(known, deals, discard_calls(start, discards))
         elif is_supported(start):
             cards = [getattr(c, "card", None) for c in legal_commands(start, seat)]
             rows = play_rows(known.state, known, deals, [c for c in cards if isinstance(c, str)][:1])

@@ -30,8 +30,16 @@ def warm_position() -> Position:
     )
 
 
+WARM_PRESETS = ("team-auction", "team-auction-9")  # the second discards after trump is set
+
+
 def warm_states() -> list[GameState]:
-    """Return states of one default-rules game, played by level 3: a bid, trump to name, a lead, a follow."""
+    """Return states of games played by level 3, one per phase the kernel routes.
+
+    From the default rules: a bid, trump to name, a lead, a follow; from a preset whose
+    players discard all their non-trumps and refill: a discard (fastsim fromdiscard.py).
+    """
+    from domain.ai.fastsim.fromdiscard import discards_from_deal
     from domain.ai.policies import level3
     from domain.ai.rng import Rng
     from domain.context import NO_DEALS
@@ -40,9 +48,11 @@ def warm_states() -> list[GameState]:
     from domain.events import SeatSpec
     from domain.evolve import evolve, replay
     from domain.fairness import SeededDeals, commit, seed_from_text
+    from domain.presets import preset_rules
+    from domain.state import DISCARDING
 
     class Fixed:
-        """Level 3 draws no random number on the default rules; this answers should it ask."""
+        """Level 3 draws no random number on these rules; this answers should it ask."""
 
         def random(self) -> float:
             return 0.5
@@ -52,11 +62,19 @@ def warm_states() -> list[GameState]:
 
     rng: Rng = Fixed()
     secret = seed_from_text("warm")
-    seats = [SeatSpec("computer", 3)] * _RULES.players
-    state = replay(start_game(_RULES, "team-auction", seats, 0, commit(secret, "client"), SeededDeals(secret)))
     found: dict[tuple[str, bool], GameState] = {}
-    while len(found) < 4 and state.hand is not None and state.to_act is not None:
-        found.setdefault((state.hand.phase, bool(state.hand.table)), state)
-        for event in decide(state, level3(state, state.to_act, rng), NO_DEALS):
-            state = evolve(state, event)
+    for preset in WARM_PRESETS:
+        rules = preset_rules(preset, {})
+        seats = [SeatSpec("computer", 3)] * rules.players
+        state = replay(start_game(rules, preset, seats, 0, commit(secret, "client"), SeededDeals(secret)))
+        while state.hand is not None and state.to_act is not None:
+            phase = state.hand.phase
+            if phase != DISCARDING or discards_from_deal(state):
+                found.setdefault((phase, bool(state.hand.table)), state)
+            if phase == DISCARDING and (phase, False) in found:
+                break
+            if preset == WARM_PRESETS[0] and len(found) == 4:
+                break
+            for event in decide(state, level3(state, state.to_act, rng), NO_DEALS):
+                state = evolve(state, event)
     return list(found.values())
