@@ -30,6 +30,7 @@ from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
 from domain.presets import PRESETS, resolve_rules
 from service.pool import run_each
+from service.runner import warm_fast_simulator
 
 
 @dataclass(slots=True)
@@ -144,8 +145,9 @@ def check_levels(
     ``on_task(level, tally)`` hears of every task as it finishes, in any order;
     ``on_level(level, total)`` of every level once all its tasks are in. A level's total
     adds its tasks in their order, so the figures and the problems' order depend on the
-    seed only, never on ``jobs``.
+    seed only, never on ``jobs``. The kernels are warmed first, as for ``pitch selfplay``.
     """
+    warm_fast_simulator()
     tasks = tasks_of(levels, hands, hands_per_game, seed)
     left = {level: sum(1 for t in tasks if t.level == level) for level in levels}
     results: dict[int, Tally] = {}

@@ -23,6 +23,7 @@ from domain.evolve import evolve, replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from service.pool import run_all
+from service.runner import warm_fast_simulator
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +88,10 @@ def selfplay(
     """Play ``pairs`` duplicate pairs of games between two levels on ``jobs`` processes; return the figures.
 
     The figures do not depend on ``jobs``: each pair's deals and choices come from its own seed.
+    The kernels are checked against their sources and compiled here first, so that the
+    processes load them instead of each compiling them (or running stale ones).
     """
+    warm_fast_simulator()
     work = partial(play_pair, preset, levels, max_hands)
     per_pair: list[float] = []
     wins: list[float] = []
