@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+
 IntegrityError = psycopg.IntegrityError
 
 UNAVAILABLE = (psycopg.OperationalError, psycopg.InterfaceError)
