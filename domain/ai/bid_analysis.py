@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from domain.actions import DeclareTrump, MakeBid, Pass
 from domain.ai import fastsim
 from domain.ai.knowledge import Knowledge
-from domain.ai.montecarlo import declares_from_deal, seed_of
+from domain.ai.montecarlo import declares_from_deal
 from domain.ai.policies import Policy, level3
-from domain.ai.rng import Rng
+from domain.ai.rng import Rng, seed_of
 from domain.ai.rollout import outcome, step
 from domain.errors import IllegalActionError
 from domain.legal import legal_commands

@@ -11,7 +11,8 @@ standard error of each mean; the choice maximizes the margin, so a defender also
 keeping points from the makers. A ``Sampling`` plays more deals until the expected
 points' standard errors are small enough (the levels' plans are in players.py).
 
-Where the rollout policy is level 3, the deals and their playouts run in the compiled
+Where the rollout policy is level 3 (or bidders.py's ``model_bidder``, level 3 but for
+the auction's calls), the deals and their playouts run in the compiled
 kernel (domain/ai/fastsim), many at a time, by one of these routes:
 
 | the seat is | the actions | route |
@@ -19,7 +20,7 @@ kernel (domain/ai/fastsim), many at a time, by one of these routes:
 | playing, trump known (no face-down cards, nobody revoked) | each card (under a revoke penalty, each honest card) | the play of every deal after each card (fastsim batch.py) |
 | leading the first card, which sets trump (no face-down cards) | each card its suit's trump order lets lead | the same, from the state with that suit as trump |
 | declaring, trump declared by the maker (``fastsim.plays_from_deal``: not trump-only, no face-down cards, no revoke penalty) | each suit | the kitty, the discards and refills, and the play of every deal (fastsim fromdeal.py) |
-| bidding, at such a table (without nine-five, before a run) | each bid and the pass | the rest of the auction and trump by level 3 (fastsim auction.py), then as above |
+| bidding, at such a table (without nine-five, before a run) | each bid and the pass | the rest of the auction and trump by level 3 (fastsim auction.py; with the ``model_bidder`` policy, the rest of the auction by the bidder model, fastsim callers.py), then as above |
 | discarding at such a table, trump declared and the kitty taken | each card, the stop, or the one set left | the rest of the discards by level 3, the refills and the play (fastsim fromdiscard.py) |
 
 Every other action (a revoke, a face-down card, a claim, a run, a set, a
@@ -38,14 +39,18 @@ import math
 from dataclasses import dataclass
 
 from domain.actions import Command, DeclareTrump, Discard, MakeBid, Pass, PlayCard
-from domain.ai import fastsim
+from domain.ai import fastsim, inference
+from domain.ai.bidders import model_bidder, model_for
 from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.ai.policies import Policy, level3
-from domain.ai.rng import Rng
+from domain.ai.rng import Rng, seed_of
 from domain.ai.rollout import outcome, side_values
 from domain.legal import legal_commands
 from domain.play import check_play, is_playable
 from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState
+
+
+KERNEL_POLICIES = (level3, model_bidder)  # the rollout policies the kernel plays
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +66,6 @@ class Estimate:
     samples: int
     points_error: float = 0.0
     margin_error: float = 0.0
-
-
-def seed_of(rng: Rng) -> int:
-    """Return a seed for the kernel's random numbers, drawn from ``rng``."""
-    return int(rng.random() * 2.0 ** 53)
 
 
 REFERENCE_LEAST = 4  # deals per action on the reducers, whatever the budget: a mean and its standard error
@@ -90,6 +90,7 @@ class Sampling:
     reference: int | None = None
     playouts: int = 0
     reference_playouts: int = 0
+    candidates: int = 1
 
     def most_for(self, actions: int) -> int:
         """Return the most deals to play when ``actions`` actions are tried on each."""
@@ -116,7 +117,7 @@ def estimates(
     if not commands:
         return []
     reference = plan.deals if plan.reference is None or not fast else min(plan.deals, plan.reference)
-    deals = fastsim.deal(knowledge, plan.deals, seed_of(rng))
+    deals = inference.deal(knowledge, plan.deals, rng, plan.candidates)
     budget = plan if fast else Sampling(plan.deals)
     values, picked = _play(knowledge, commands, deals, policy, rng, fast, reference, budget)
     most = plan.most_for(len(picked))
@@ -126,7 +127,7 @@ def estimates(
         if error <= plan.error or n >= most:
             break
         wanted = min(most, math.ceil(n * (error / plan.error) ** 2 * 1.1))
-        more, _ = _play(knowledge, commands, fastsim.deal(knowledge, wanted - n, seed_of(rng)), policy, rng, fast, 0, plan)
+        more, _ = _play(knowledge, commands, inference.deal(knowledge, wanted - n, rng, plan.candidates), policy, rng, fast, 0, plan)
         values.extend(more)
     return [Estimate(command, *_reorder(found)) for command, found in zip(commands, values.summaries())]
 
@@ -147,7 +148,7 @@ def _play(
     could not finish.
     """
     values = fastsim.Values(deals.count, len(commands))
-    picked = _kernel_values(knowledge, commands, deals, values) if fast and policy is level3 else []
+    picked = _kernel_values(knowledge, commands, deals, values, policy) if fast and policy in KERNEL_POLICIES else []
     todo = [j for j in range(len(commands)) if j not in picked]
     reference = plan.reference_for(reference, len(todo))
     side = knowledge.state.rules.side_of(knowledge.seat)
@@ -160,7 +161,7 @@ def _play(
 
 
 def _kernel_values(
-    knowledge: Knowledge, commands: list[Command], deals: fastsim.Deals, values: fastsim.Values,
+    knowledge: Knowledge, commands: list[Command], deals: fastsim.Deals, values: fastsim.Values, policy: Policy,
 ) -> list[int]:
     """Fill ``values`` for the commands the kernel can play out (by the module docstring's routes); return them."""
     state = knowledge.state
@@ -194,7 +195,8 @@ def _kernel_values(
                 picked.append(j)
                 calls.append(command.amount if isinstance(command, MakeBid) else None)
         if calls:
-            values.add_rows(picked, fastsim.auction_rows(knowledge, deals, calls), rules, side, state.scores)
+            bidders = model_for(rules) if policy is model_bidder else None
+            values.add_rows(picked, fastsim.auction_rows(knowledge, deals, calls, bidders), rules, side, state.scores)
     return picked
 
 

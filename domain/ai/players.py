@@ -8,8 +8,8 @@ player may see is decided in one place. Levels (000 "Computer Players"):
 | 1, 2 | simple (policies.py) | 32 | - | 16 (32) |
 | 3 | rule-based (policies.py) | 64, up to 300 (900 hands) | 0.35 points | 16 (32) |
 | 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (720 hands) | 0.25 points | 16 (48) |
-| 5 | the same | 192, up to 1,500 (3,600 hands) | 0.15 points | 40 (96) |
-| 6 | the same | 256, up to 4,000 (12,000 hands) | 0.10 points | 100 (160) |
+| 5 | level 4's, each deal picked from 8 by the other seats' calls (inference.py); in its own auction the others call as the bidder model (bidders.py) | 96, up to 500 (720 hands) | 0.25 points | 16 (48) |
+| 6 | level 5's, from 12 | 256, up to 2,000 (12,000 hands) | 0.10 points | 100 (160) |
 
 Deals are played in the compiled kernel where montecarlo.py's routes allow, more of
 them until every action's expected points have the standard error aimed at, or the
@@ -18,7 +18,11 @@ the parenthesis says); actions off those routes are played out on the reference
 reducers with the last column's deals, fewer when many actions go there: those share the
 parenthesis's hands, at least 4 deals each (a rollout on the reducers costs about a
 millisecond, a hundred times a kernel's; every estimate keeps its standard error). Where a hand holds many points (Pedro's 14,
-Sixty-three's 63) the limit comes before the standard error aimed at. A hint names a level's choice and, for every
+Sixty-three's 63) the limit comes before the standard error aimed at. More deals of the
+same kind stopped helping past level 4 (level 5 with 192 to 1,500 deals was no better
+than level 4); what levels 5 and 6 add is reading the auction: deals where the bidders'
+calls were likely count for more, and the bids they try are played against bidders that
+call as the computer players do. A hint names a level's choice and, for every
 legal action, the expected points of the seat's side with their standard error,
 estimated with the level's deals. A bid analysis plays ``BID_DEALS`` deals per trump suit.
 """
@@ -29,6 +33,7 @@ from dataclasses import dataclass
 
 from domain.actions import Command
 from domain.ai.bid_analysis import BidChance, bid_chances
+from domain.ai.bidders import model_bidder
 from domain.ai.knowledge import Knowledge
 from domain.ai.montecarlo import Estimate, Sampling, best, estimates
 from domain.ai.policies import POLICIES, Policy, level3
@@ -41,11 +46,18 @@ PLANS = {
     2: Sampling(32, reference=16, reference_playouts=32),
     3: Sampling(64, most=300, error=0.35, reference=16, playouts=900, reference_playouts=32),
     4: Sampling(96, most=500, error=0.25, reference=16, playouts=720, reference_playouts=48),
-    5: Sampling(192, most=1500, error=0.15, reference=40, playouts=3600, reference_playouts=96),
-    6: Sampling(256, most=4000, error=0.10, reference=100, playouts=12000, reference_playouts=160),
+    5: Sampling(96, most=500, error=0.25, reference=16, playouts=720, reference_playouts=48, candidates=8),
+    6: Sampling(256, most=2000, error=0.10, reference=100, playouts=12000, reference_playouts=160, candidates=12),
 }
 BID_DEALS = {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1500}
 ROLLOUT_POLICY: Policy = level3
+# Levels 5 and 6 let the other seats finish an auction as the bidder model calls (bidders.py).
+ROLLOUT_POLICIES: dict[int, Policy] = {5: model_bidder, 6: model_bidder}
+
+
+def rollout_policy(level: int) -> Policy:
+    """Return the policy every seat follows in a level's rollouts."""
+    return ROLLOUT_POLICIES.get(level, ROLLOUT_POLICY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +77,8 @@ def check_level(level: int) -> int:
 
 def plan_of(level: int, samples: int | None = None) -> Sampling:
     """Return how a level samples deals (exactly ``samples`` deals, when given)."""
-    return PLANS[check_level(level)] if samples is None else Sampling(samples)
+    plan = PLANS[check_level(level)]
+    return plan if samples is None else Sampling(samples, candidates=plan.candidates)
 
 
 def choose(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = None) -> Command:
@@ -78,13 +91,13 @@ def choose(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = Non
         return commands[0]
     if not commands:
         raise ValueError(f"seat {knowledge.seat} has nothing to do")
-    found = estimates(knowledge, plan_of(level, samples), ROLLOUT_POLICY, rng)
+    found = estimates(knowledge, plan_of(level, samples), rollout_policy(level), rng)
     return best(found).command
 
 
 def hint(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = None) -> Hint:
     """Return a level's suggestion and the estimate of every legal action."""
-    found = estimates(knowledge, plan_of(level, samples), ROLLOUT_POLICY, rng)
+    found = estimates(knowledge, plan_of(level, samples), rollout_policy(level), rng)
     if not found:
         raise ValueError(f"seat {knowledge.seat} has nothing to do")
     if level in POLICIES:

@@ -25,3 +25,8 @@ class Rng(Protocol):
 def pick(rng: Rng, items: list[Any]) -> Any:
     """Return one of ``items``, uniformly."""
     return items[min(int(rng.random() * len(items)), len(items) - 1)]
+
+
+def seed_of(rng: Rng) -> int:
+    """Return a seed for the kernel's random numbers, drawn from ``rng``."""
+    return int(rng.random() * 2.0 ** 53)

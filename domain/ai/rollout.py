@@ -4,7 +4,7 @@ A rollout is one determinization played out: every seat chooses by a policy unti
 hand is scored (000 "Computer Players": "play the deal to the end to get a result").
 Because it goes through ``decide``, every rule and variant the reducers know is played
 exactly. Once the play of the cards begins with trump known, a rollout by the level-3
-policy hands the rest of the hand to the fast simulator (domain/ai/fastsim), which plays
+policy (or ``model_bidder``, level 3 once the auction is over) hands the rest of the hand to the fast simulator (domain/ai/fastsim), which plays
 level 3's cards exactly as this would (tests/domain/ai/test_fastsim.py checks it), so
 the result is the same, sooner; ``fast=False`` keeps every step on the reducers. (The
 Monte Carlo players play most actions without this module, many deals per kernel call:
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from domain.actions import Command
 from domain.ai import fastsim
+from domain.ai.bidders import model_bidder
 from domain.ai.fastsim import HandResult
 from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
@@ -52,7 +53,7 @@ def step(state: GameState, command: Command) -> tuple[GameState, HandScored | No
 def play_out(state: GameState, policy: Policy, rng: Rng, fast: bool = True) -> HandScored | HandResult:
     """Play the hand of ``state`` to its end with every seat choosing by ``policy``; return its score."""
     while True:
-        if fast and policy is level3 and fastsim.is_supported(state):
+        if fast and policy in (level3, model_bidder) and fastsim.is_supported(state):
             found = fastsim.play_on(state, fastsim.POLICY_LEVEL3)
             if found is not None:
                 return found

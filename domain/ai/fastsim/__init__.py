@@ -15,7 +15,7 @@ seed passed in.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -146,7 +146,8 @@ def warm(state: GameState | None = None) -> None:
     """Compile the kernels now (or load them from numba's cache), so the first hint does not wait for them.
 
     Every compiled function the players call is run once with the argument types they
-    pass: the playouts, the dealer, the batched play, the auction, trump and the discards.
+    pass: the playouts, the dealer, the batched play, the auction, trump, the discards and
+    the bidder model's weights of deals (inference.py).
     """
     from domain.ai.fastsim.warmup import warm_position, warm_states
 
@@ -172,6 +173,7 @@ def warm(state: GameState | None = None) -> None:
         deals = deal(known, 2, 1)
         if start.hand.phase == BIDDING:
             rows = auction_rows(known, deals, [None])
+            _warm_inference(known, deals)
         elif start.hand.phase == DECLARING:
             rows = declare_rows(known, deals, ["S"])
         elif start.hand.phase == DISCARDING:
@@ -183,3 +185,11 @@ def warm(state: GameState | None = None) -> None:
         else:
             continue
         Values(deals.count, rows.shape[1]).add_rows(list(range(rows.shape[1])), rows, start.rules, 0, start.scores)
+
+
+def _warm_inference(known: Any, deals: Deals) -> None:
+    """Run the bidder model's weights of deals (fastsim/inference.py) once, on a made-up call of seat 0."""
+    from domain.ai.bidders import TEAM_AUCTION, Call
+    from domain.ai.fastsim.inference import call_weights
+
+    call_weights(deals, TEAM_AUCTION, [Call(0, 0, (0, 1, 2, 3), (0, 0))], [()] * len(known.hand_sizes))

@@ -5,7 +5,7 @@ names trump (``MODE_DECLARE``: each candidate is a suit 0-3, S H D C), ``from_de
 lays out every deal of the unseen cards as ``Knowledge.world`` does (each seat's cards
 in deck order after the seat's own, the kitty's places filled first from the stock's
 shuffled order, the rest of the stock in deck order), then for each candidate finishes
-the auction by level 3 (auction.py), lets the maker take a kitty dealt before trump and
+the auction by level 3 (auction.py) or by the bidder model (callers.py), lets the maker take a kitty dealt before trump and
 name trump by level 3, takes the kitty, discards and refills (discards.py) and plays
 the hand by level 3 from the first lead (kernel.py). The owners of the cards (the low
 point's original owner, level 3's memory) follow what each seat was dealt, drew and
@@ -24,6 +24,7 @@ from domain.ai.fastsim.auction import (
     A_MAKER_LEADS, A_ORIGINAL_OWNER, A_PLAYERS, A_SIDES, B_HIGH, B_MAKER, B_TO_ACT, finish_auction, level3_trump,
     suit_value,
 )
+from domain.ai.fastsim.callers import finish_auction_by_model, hand_inputs
 from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS, UNSCORED
 from domain.ai.fastsim.discards import D_KITTY_BEFORE, after_trump, append, take_kitty
 from domain.ai.fastsim.kernel import (
@@ -39,9 +40,13 @@ MODE_DECLARE = 1
 def from_deals(
     cards4: Any, config4: Any, masks4: Any, info: Any, printed: Any, keep4: Any, a: Any, d: Any, auction0: Any,
     hands0: Any, dealt0: Any, kitty_n: int, unseen: Any, pools: Any, holders: Any, mode: int, calls: Any,
-    out: Any,
+    bidders: Any, out: Any,
 ) -> None:
-    """For every deal and every candidate of ``calls``, play the hand from the deal; fill ``out``."""
+    """For every deal and every candidate of ``calls``, play the hand from the deal; fill ``out``.
+
+    ``bidders`` (the bidder model's coefficients, or no rows) makes the later calls of an
+    auction by the model (callers.py) instead of level 3.
+    """
     players = a[A_PLAYERS]
     sides = a[A_SIDES]
     width = hands0.shape[1]
@@ -57,6 +62,8 @@ def from_deals(
     lens = np.zeros(players, dtype=np.int64)
     dealt = dealt0.copy()
     values = np.zeros((players, 4))
+    by_model = bidders.shape[0] > 0
+    model_inputs = np.zeros((players, bidders.shape[1]))
     kitty = np.zeros(N_CARDS, dtype=np.int64)
     deal_stock = np.zeros(N_CARDS, dtype=np.int64)
     stock = np.zeros(N_CARDS, dtype=np.int64)
@@ -115,6 +122,8 @@ def from_deals(
                     mask |= 1 << deal_hands[s, i]
                 for t in range(4):
                     values[s, t] = suit_value(cards4[t], masks4[t], info[t], mask, original_owner)
+                if by_model:
+                    hand_inputs(deal_dealt[s], model_inputs[s])
         for j in range(calls.shape[0]):
             row = out[g, j]
             for c in range(row.shape[0]):
@@ -128,7 +137,10 @@ def from_deals(
             b[:] = auction0
             taken = kitty_n
             if mode == MODE_AUCTION:
-                finish_auction(a, b, calls[j], values)
+                if by_model:
+                    finish_auction_by_model(a, b, calls[j], bidders, model_inputs)
+                else:
+                    finish_auction(a, b, calls[j], values)
                 maker = b[B_MAKER]
                 if maker < 0:
                     row[O_STATUS] = UNSCORED

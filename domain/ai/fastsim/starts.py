@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
+from domain.ai.bidders import INPUTS, BidderModel
 from domain.ai.fastsim.auction import (
     A_DEALER, A_HIGHEST, A_MAKER_LEADS, A_MAX_BID, A_MIN_BID, A_MOON, A_NEED_SUIT, A_ORIGINAL_OWNER,
     A_PLAYERS, A_ROUNDS, A_SEALED, A_SIDES, A_SIZE, A_STEAL, A_STICK, B_CALLS, B_HIGH, B_LAST, B_MAKER,
@@ -129,13 +130,16 @@ def discard_settings(rules: Rules, hand: HandState) -> Array:
     return d
 
 
-def auction_rows(knowledge: Knowledge, deals: Deals, calls: Sequence[int | None]) -> Array:
+def auction_rows(
+    knowledge: Knowledge, deals: Deals, calls: Sequence[int | None], bidders: BidderModel | None = None,
+) -> Array:
     """Return the outcome rows of the auction of ``knowledge`` after each of ``calls`` (a bid, None: pass).
 
-    Row [d, j]: on deal d, the seat to act makes call j, the auction ends by level 3,
-    the maker names trump by level 3 and the hand is played out by level 3.
+    Row [d, j]: on deal d, the seat to act makes call j, the auction ends by level 3
+    (by the most likely calls of the bidder model ``bidders``, when given: bidders.py
+    ``model_bidder``), the maker names trump by level 3 and the hand is played out by level 3.
     """
-    return _rows(knowledge, deals, MODE_AUCTION, [-1 if c is None else c for c in calls])
+    return _rows(knowledge, deals, MODE_AUCTION, [-1 if c is None else c for c in calls], bidders=bidders)
 
 
 def declare_rows(knowledge: Knowledge, deals: Deals, suits: Sequence[str], bid: int | None = None) -> Array:
@@ -147,7 +151,10 @@ def declare_rows(knowledge: Knowledge, deals: Deals, suits: Sequence[str], bid: 
     return _rows(knowledge, deals, MODE_DECLARE, [SUITS.index(s) for s in suits], bid)
 
 
-def _rows(knowledge: Knowledge, deals: Deals, mode: int, calls: list[int], bid: int | None = None) -> Array:
+def _rows(
+    knowledge: Knowledge, deals: Deals, mode: int, calls: list[int], bid: int | None = None,
+    bidders: BidderModel | None = None,
+) -> Array:
     state = knowledge.state
     hand = state.hand
     assert hand is not None and hand.to_act is not None
@@ -174,6 +181,13 @@ def _rows(knowledge: Knowledge, deals: Deals, mode: int, calls: list[int], bid: 
     from_deals(
         suits.cards, suits.config, suits.masks, suits.info, suits.printed, suits.keep,
         auction_settings(rules, hand.dealer), discard_settings(rules, hand), b, hands, dealt, kitty,
-        deals.cards, deals.pools, deals.holders, mode, np.array(calls, dtype=np.int64), out,
+        deals.cards, deals.pools, deals.holders, mode, np.array(calls, dtype=np.int64), _coefficients(bidders), out,
     )
     return out
+
+
+def _coefficients(bidders: BidderModel | None) -> Any:
+    """Return the model's coefficients as the kernel takes them (no rows: the calls are level 3's)."""
+    if bidders is None:
+        return np.zeros((0, len(INPUTS)), dtype=np.float64)
+    return np.array(bidders.coefficients, dtype=np.float64)
