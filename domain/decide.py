@@ -11,7 +11,7 @@ or the next deal, which after everyone passed or a misdeal is the same hand deal
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from domain.actions import (
     Claim, Command, DeclareMisdeal, DeclareTrump, Discard, MakeBid, Pass, PlayCard, PlayFaceDown,
@@ -30,7 +30,7 @@ from domain.events import (
     HandScored, KittyTaken, MisdealDeclared, Revoked, SatOut, StockReshuffled, TrickTaken,
     TrumpDeclared,
 )
-from domain.evolve import evolve_and_keep
+from domain.evolve import evolve_and_keep, evolve_once
 from domain.play import check_face_down, check_play, has_trump, order_of
 from domain.scoring import Settlement, game_result, settle_hand
 from domain.state import (
@@ -113,15 +113,38 @@ def check_command(state: GameState, command: Command) -> Any:
 
 def decide(state: GameState, command: Command, source: DealSource) -> list[Event]:
     """Return the events ``command`` causes, or raise an IllegalActionError saying why not."""
+    return _decide(state, command, source, evolve_and_keep)[0]
+
+
+def decide_and_fold(state: GameState, command: Command, source: DealSource) -> tuple[list[Event], list[GameState]]:
+    """Return the events ``command`` causes and the state after each event that decide folded.
+
+    ``decide`` folds every event it returns up to the hand's score, a new deal or the
+    game's end (the states it needs to find what follows); the n-th state is the fold of
+    the first n events through ``evolve``, so a caller playing on (a rollout) need not
+    fold them again. Raise an IllegalActionError, as ``decide`` does, when not allowed.
+    """
+    return _decide(state, command, source, evolve_once)
+
+
+def _decide(
+    state: GameState, command: Command, source: DealSource, fold: Callable[[GameState, Event], GameState],
+) -> tuple[list[Event], list[GameState]]:
     checked = check_command(state, command)
     hand = state.hand
     assert hand is not None
     seat = command.seat
     events: list[Event]
     if isinstance(command, PlayCard):
-        events = [CardPlayed(seat=seat, card=command.card)]
-        if checked:
-            events.append(Revoked(seat=seat, card=command.card, trick=len(hand.tricks) + 1))
+        played = CardPlayed(seat=seat, card=command.card)
+        if not checked:
+            state = fold(state, played)
+            after = state.hand
+            if after is not None and after.to_act is not None and not state.rules.trump_only:
+                # The trick goes on: nothing follows by itself (what _next would find, sooner).
+                return [played], [state]
+            return _follow(state, [played], [state], source, fold)
+        events = [played, Revoked(seat=seat, card=command.card, trick=len(hand.tricks) + 1)]
     elif isinstance(command, MakeBid):
         events = [BidMade(seat=seat, amount=command.amount)]
     elif isinstance(command, Pass):
@@ -141,9 +164,11 @@ def decide(state: GameState, command: Command, source: DealSource) -> list[Event
         events = [DealerRan(seat=seat, cards=run_cards(state.rules, hand.stock, hand.dealer), deal=hand.deal)]
     else:
         events = [MisdealDeclared(seat=seat)]
+    states = []
     for event in events:
-        state = evolve_and_keep(state, event)
-    return _follow(state, events, source)
+        state = fold(state, event)
+        states.append(state)
+    return _follow(state, events, states, source, fold)
 
 
 def _next(state: GameState, source: DealSource, misdeal: bool) -> list[Event]:
@@ -154,15 +179,16 @@ def _next(state: GameState, source: DealSource, misdeal: bool) -> list[Event]:
     rules = state.rules
     phase = hand.phase
     if phase == PLAYING:
-        if hand.to_act is None:
+        to_act = hand.to_act
+        if to_act is None:
             assert hand.leader is not None
             winner = trick_winner(hand.table, order_of(rules, hand))
             return [TrickTaken(
                 trick=len(hand.tricks) + 1, leader=hand.leader, winner=winner,
                 cards=tuple(card for _, card in hand.table),
             )]
-        if rules.trump_only and hand.trump is not None and not has_trump(rules, hand, hand.to_act):
-            return [SatOut(seat=hand.to_act)]
+        if rules.trump_only and hand.trump is not None and not has_trump(rules, hand, to_act):
+            return [SatOut(seat=to_act)]
         if rules.finish_early and hand.tricks and not hand.table and points_decided(rules, hand):
             return [HandFinishedEarly(tricks=completion(rules, hand))]
         return []
@@ -186,17 +212,21 @@ def _next(state: GameState, source: DealSource, misdeal: bool) -> list[Event]:
     return []
 
 
-def _follow(state: GameState, events: list[Event], source: DealSource) -> list[Event]:
+def _follow(
+    state: GameState, events: list[Event], states: list[GameState], source: DealSource,
+    fold: Callable[[GameState, Event], GameState],
+) -> tuple[list[Event], list[GameState]]:
     misdeal = isinstance(events[0], MisdealDeclared)
     while True:
         more = _next(state, source, misdeal)
         if not more:
-            return events
+            return events, states
         events.extend(more)
         if isinstance(more[-1], (HandDealt, GameEnded)):
-            return events  # nothing follows a new deal (a seat is to act) or the game's end
+            return events, states  # nothing follows a new deal (a seat is to act) or the game's end
         for event in more:
-            state = evolve_and_keep(state, event)
+            state = fold(state, event)
+            states.append(state)
 
 
 def _dealer_set(state: GameState, hand: HandState) -> Settlement:

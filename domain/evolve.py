@@ -258,10 +258,12 @@ def _card_played(state: GameState, e: CardPlayed) -> GameState:
         to_act = None if len(table) == n else (seat + 1) % n
     # 001 "How to Play Pitch": where trump is pitched, the first card led sets it.
     trump = h.trump if h.trump is not None else e.card[1]
-    return _game(state, HandState(
-        h.number, h.deal, h.dealer, h.phase, to_act, h.dealt, cards, h.stock, h.bids,
-        h.high_bid, h.maker, trump, leader, table, h.tricks, h.extra, h.first_version,
-    ))
+    return GameState(
+        state.version + 1, state.start, state.rules, state.seats, state.scores, HandState(
+            h.number, h.deal, h.dealer, h.phase, to_act, h.dealt, cards, h.stock, h.bids,
+            h.high_bid, h.maker, trump, leader, table, h.tricks, h.extra, h.first_version,
+        ), state.last_score, state.winner, state.ended, state.history,
+    )
 
 
 def _face_down_played(state: GameState, e: FaceDownPlayed) -> GameState:
@@ -276,20 +278,22 @@ def _face_down_played(state: GameState, e: FaceDownPlayed) -> GameState:
     return _game(state, _hand(h, PLAYING, to_act, table=table, leader=leader, extra=extra))
 
 
-def _has_cards(h: HandState, cards: tuple[tuple[str, ...], ...]) -> bool:
-    return any(cards) or any(c for row in h.extra.blind for c in row)
+def _has_blind(h: HandState) -> bool:
+    return any(c for row in h.extra.blind for c in row)
 
 
 def _trick_taken(state: GameState, e: TrickTaken) -> GameState:
     h = state.hand
     assert h is not None
     tricks = h.tricks + (Trick(e.trick, e.leader, h.table, e.winner),)
-    more = _has_cards(h, h.cards)
-    return _game(state, HandState(
-        h.number, h.deal, h.dealer, PLAYING if more else SCORING, e.winner if more else None,
-        h.dealt, h.cards, h.stock, h.bids, h.high_bid, h.maker, h.trump, e.winner, (), tricks, h.extra,
-        h.first_version,
-    ))
+    more = any(h.cards) or _has_blind(h)
+    return GameState(
+        state.version + 1, state.start, state.rules, state.seats, state.scores, HandState(
+            h.number, h.deal, h.dealer, PLAYING if more else SCORING, e.winner if more else None,
+            h.dealt, h.cards, h.stock, h.bids, h.high_bid, h.maker, h.trump, e.winner, (), tricks,
+            h.extra, h.first_version,
+        ), state.last_score, state.winner, state.ended, state.history,
+    )
 
 
 def _sat_out(state: GameState, e: SatOut) -> GameState:
@@ -403,6 +407,11 @@ def evolve(state: GameState, event: Event) -> GameState:
     kept = _KEPT.get(id(event))
     if kept is not None and kept[0] is event and kept[1] is state:
         return kept[2]
+    return _HANDLERS[type(event)](state, event)
+
+
+def evolve_once(state: GameState, event: Event) -> GameState:
+    """Return the state after ``event``, built afresh (for a caller that keeps it itself)."""
     return _HANDLERS[type(event)](state, event)
 
 

@@ -6,7 +6,6 @@ only if ``decide`` accepts it (a discard's cards may be posted in any order).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Callable
 
 from domain.actions import (
@@ -18,7 +17,7 @@ from domain.cards import SUITS
 from domain.claims import claim_tricks
 from domain.discarding import discard_actions
 from domain.errors import IllegalActionError
-from domain.play import face_down_left, playable_cards
+from domain.play import face_down_left, playable
 from domain.rules import Rules
 from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState, HandState
 
@@ -31,12 +30,6 @@ def _allowed(check: Callable[[Rules, HandState, int], None], rules: Rules, hand:
     return True
 
 
-@lru_cache(maxsize=None)
-def _play(seat: int, card: str) -> PlayCard:
-    """Return the command to play ``card``: a value, so one object serves every turn (8 seats, 54 cards at most)."""
-    return PlayCard(seat, card)
-
-
 def legal_commands(state: GameState, seat: int) -> list[Command]:
     """Return the commands ``seat`` may send now (empty when it is not the seat's turn)."""
     hand = state.hand
@@ -44,7 +37,7 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
         return []
     rules = state.rules
     if hand.phase == PLAYING:
-        plays: list[Command] = [_play(seat, card) for card in playable_cards(rules, hand, seat)]
+        plays: list[Command] = list(playable(rules, hand, seat)[1])
         if rules.blind_cards and hand.tricks:
             plays += [PlayFaceDown(seat, index) for index in face_down_left(hand, seat)]
         if rules.claims and not hand.table and claim_tricks(rules, hand, seat) is not None:

@@ -10,14 +10,21 @@ under the stricter options, must follow suit; when void, anything goes, unless t
 makes a void player trump when able. Under ``trump_only`` only trumps are played. Under
 ``revoke = "penalty"`` a play that breaks the following rule stands and is a revoke.
 From the second trick a Fish Pitch player may play a face-down card instead (001).
+
+What a held set may play depends only on the rules, the trump, and the card led (or,
+leading, whether it is the first trick): ``playable`` works it out once per situation
+and keeps it, with the command that plays each card, for ``legal_commands`` to list
+and ``check_play`` to look up.
 """
 
 from __future__ import annotations
 
 from typing import Sequence
 
+from domain.actions import PlayCard
 from domain.cards import card_name, is_joker, SUIT_NAMES
 from domain.errors import IllegalActionError
+from domain.memo import PerRules
 from domain.rules import Rules
 from domain.state import HandState
 from domain.trumps import TrumpOrder, trump_order
@@ -126,8 +133,61 @@ def playable_cards(rules: Rules, hand: HandState, seat: int) -> list[str]:
     return follow_cards(rules, order, held, hand.table[0][1])
 
 
+Playable = tuple[tuple[str, ...], tuple[PlayCard, ...]]
+
+# Per Rules object: (seat, held, trump, the card led or, leading, whether it is the first
+# trick) -> what ``playable`` returns. The situations of one deal repeat across its
+# tricks and across rollouts of it; the table starts again when it holds _KNOWN_AT_MOST.
+_KNOWN: PerRules[dict[tuple[int, tuple[str, ...], str, str | bool], Playable]] = PerRules(
+    lambda rules: {}, most=16,
+)
+_KNOWN_AT_MOST = 1 << 14
+
+
+def playable(rules: Rules, hand: HandState, seat: int) -> Playable:
+    """Return the cards ``seat`` may play now, in the order held, and the command that plays each."""
+    last = _LAST
+    if last[0] is hand and last[1] is rules and last[2] == seat:
+        return last[3]  # type: ignore[return-value]
+    found = _playable(rules, hand, seat)
+    _LAST[:] = (hand, rules, seat, found)
+    return found
+
+
+# The last answer of ``playable``: listing a seat's commands and then checking the one it
+# sends asks the same question of the same hand.
+_LAST: list[object] = [None, None, -1, None]
+
+
+def _playable(rules: Rules, hand: HandState, seat: int) -> Playable:
+    trump = hand.trump
+    table = hand.table
+    if trump is None or (not table and rules.first_lead == "trump-broken"):
+        # Pitching, or a lead that depends on the tricks played: worked out each time.
+        cards = tuple(playable_cards(rules, hand, seat))
+        return cards, tuple(PlayCard(seat, card) for card in cards)
+    key = (seat, hand.cards[seat], trump, table[0][1] if table else not hand.tricks)
+    known = _KNOWN.get(rules)
+    found = known.get(key)
+    if found is None:
+        if len(known) >= _KNOWN_AT_MOST:
+            known.clear()
+        cards = tuple(playable_cards(rules, hand, seat))
+        found = known[key] = (cards, tuple(PlayCard(seat, card) for card in cards))
+    return found
+
+
 def check_play(rules: Rules, hand: HandState, seat: int, card: str) -> bool:
     """Raise IllegalActionError unless ``seat`` may play ``card`` now; return whether it is a revoke."""
+    if not hand.table or rules.revoke != "penalty" or rules.trump_only:
+        # Without revokes a card is accepted, as no revoke, exactly when it is playable.
+        if card in playable(rules, hand, seat)[0]:
+            return False
+    return check_play_afresh(rules, hand, seat, card)
+
+
+def check_play_afresh(rules: Rules, hand: HandState, seat: int, card: str) -> bool:
+    """Do what ``check_play`` does, working the answer out from the rules (no table of plays kept)."""
     held = hand.cards[seat]
     if card not in held:
         raise IllegalActionError(f"you do not hold {card_name(card)}")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from domain.cards import BLACK_JOKER, GAME_POINTS, RANKS, RED_JOKER, TWIN_SUIT, card_name, is_joker
 from domain.events import GameCount, PointAward
+from domain.memo import PerRules, seat_sides
 from domain.rules import Rules
 from domain.state import HandState, Trick
 from domain.trumps import trump_order
@@ -41,6 +42,17 @@ def where_played(hand: HandState) -> dict[str, tuple[Trick, int]]:
 
 def card_points(rules: Rules, suit: str) -> tuple[tuple[str, str, int], ...]:
     """Return (kind, card, value) of every point that goes to a card's capturer when ``suit`` is trump."""
+    known = _CARD_POINTS.get(rules)
+    table = known.get(suit)
+    if table is None:
+        table = known[suit] = _card_points(rules, suit)
+    return table
+
+
+_CARD_POINTS: PerRules[dict[str, tuple[tuple[str, str, int], ...]]] = PerRules(lambda rules: {})
+
+
+def _card_points(rules: Rules, suit: str) -> tuple[tuple[str, str, int], ...]:
     twin = TWIN_SUIT[suit]
     table = [("jack", "J" + suit, 1)]
     off = rules.off_card_points
@@ -146,18 +158,22 @@ def award_points(rules: Rules, hand: HandState, makers: int) -> tuple[tuple[Poin
 def game_counts(rules: Rules, hand: HandState) -> tuple[GameCount, ...]:
     """Return the game points each side captured, with the cards behind them (000 "Scoring")."""
     sides = rules.sides
+    side_of = seat_sides(rules)
+    joker_pips = rules.joker_pips
+    values = GAME_POINTS
     cards: list[list[str]] = [[] for _ in range(sides)]
     totals = [0] * sides
     halves = [0] * sides
     for trick in hand.tricks:
-        side = rules.side_of(trick.winner)
+        side = side_of[trick.winner]
+        taken = cards[side]
         for _, card in trick.plays:
-            value = GAME_POINTS.get(card[0], 0)  # game_points(card), without a call per card
+            value = values.get(card[0], 0)  # game_points(card), without a call per card
             if value:
-                cards[side].append(card)
+                taken.append(card)
                 totals[side] += value
-            elif rules.joker_pips and is_joker(card):
-                cards[side].append(card)
+            elif joker_pips and is_joker(card):
+                taken.append(card)
                 halves[side] += 1
     return tuple(
         GameCount(side=side, total=totals[side], cards=tuple(taken), half_pips=halves[side])

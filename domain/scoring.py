@@ -33,6 +33,7 @@ from typing import Sequence
 from domain.events import HandScored, PointAward
 from domain.frozen import frozen
 from domain.game_over import may_win, outcome, progress
+from domain.memo import seat_sides
 from domain.points import award_points
 from domain.rules import Rules
 from domain.state import GameState, HandState
@@ -94,8 +95,9 @@ class _Ledger:
 
 def _tricks(rules: Rules, hand: HandState) -> tuple[int, ...]:
     tricks = [0] * rules.sides
+    side_of = seat_sides(rules)
     for trick in hand.tricks:
-        tricks[rules.side_of(trick.winner)] += 1
+        tricks[side_of[trick.winner]] += 1
     return tuple(tricks)
 
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from domain.cards import ALL_CARDS, BLACK_JOKER, RANKS, RED_JOKER, TWIN_SUIT
+from domain.memo import PerRules
 from domain.rules import Rules
 
 # Off-card options and the rank each concerns.
@@ -64,22 +65,16 @@ class TrumpOrder:
         return best
 
 
-# Keyed by the Rules object's identity: a game keeps one Rules object, and hashing or
-# comparing a 70-field Rules on every lookup (as lru_cache does) cost more than the rest
-# of a card play. Each entry holds its Rules, so an id cannot be reused while cached.
-_ORDERS: dict[int, tuple[Rules, dict[str, TrumpOrder]]] = {}
+# One table of orders by suit per Rules object (domain/memo.py says why by identity).
+_ORDERS: PerRules[dict[str, TrumpOrder]] = PerRules(lambda rules: {}, most=1024)
 
 
 def trump_order(rules: Rules, suit: str) -> TrumpOrder:
     """Return the trump order of ``suit`` under ``rules``, lowest card first."""
-    entry = _ORDERS.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_ORDERS) >= 1024:
-            _ORDERS.clear()
-        entry = _ORDERS[id(rules)] = (rules, {})
-    order = entry[1].get(suit)
+    orders = _ORDERS.get(rules)
+    order = orders.get(suit)
     if order is None:
-        order = entry[1][suit] = _trump_order(rules, suit)
+        order = orders[suit] = _trump_order(rules, suit)
     return order
 
 

@@ -20,7 +20,7 @@ from domain.ai.fastsim import HandResult
 from domain.ai.policies import Policy, level3
 from domain.ai.rng import Rng
 from domain.context import NO_DEALS
-from domain.decide import decide
+from domain.decide import decide_and_fold
 from domain.events import GameEnded, HandDealt, HandScored
 from domain.evolve import evolve
 from domain.state import GameState
@@ -41,12 +41,15 @@ def step(state: GameState, command: Command) -> tuple[GameState, HandScored | No
 
     A hand thrown in (everyone passed, a misdeal) ends the rollout with no change of score.
     """
-    for event in decide(state, command, NO_DEALS):
+    events, states = decide_and_fold(state, command, NO_DEALS)
+    if len(states) == len(events):
+        return states[-1], None  # every event folded: no score, deal or end among them
+    for i, event in enumerate(events):
         if isinstance(event, HandScored):
             return state, event
         if isinstance(event, (HandDealt, GameEnded)):
             return state, unscored(state)
-        state = evolve(state, event)
+        state = states[i] if i < len(states) else evolve(state, event)
     return state, None
 
 
