@@ -146,17 +146,18 @@ _KNOWN_AT_MOST = 1 << 14
 
 def playable(rules: Rules, hand: HandState, seat: int) -> Playable:
     """Return the cards ``seat`` may play now, in the order held, and the command that plays each."""
-    last = _LAST
+    last = _LAST[0]  # one read of an immutable tuple: another thread may replace it, never change it
     if last[0] is hand and last[1] is rules and last[2] == seat:
-        return last[3]  # type: ignore[return-value]
+        return last[3]
     found = _playable(rules, hand, seat)
-    _LAST[:] = (hand, rules, seat, found)
+    _LAST[0] = (hand, rules, seat, found)
     return found
 
 
 # The last answer of ``playable``: listing a seat's commands and then checking the one it
-# sends asks the same question of the same hand.
-_LAST: list[object] = [None, None, -1, None]
+# sends asks the same question of the same hand. Held as one tuple, so that a server's
+# threads, each playing its own game, never read one another's half-written answer.
+_LAST: list[tuple[HandState | None, Rules | None, int, Playable]] = [(None, None, -1, ((), ()))]
 
 
 def _playable(rules: Rules, hand: HandState, seat: int) -> Playable:
