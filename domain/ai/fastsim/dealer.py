@@ -64,30 +64,23 @@ def _feasible(need: Any, space: Any, n_groups: int) -> bool:
 
 
 @jit
-def _deal_one(
-    unseen_suit: Any, capacity: Any, allowed: Any, voids: bool, rng: Any, pool: Any, holder_of: Any,
-    room: Any, groups: Any, reach: Any, need: Any, space: Any,
-) -> None:
-    """Deal the unseen cards once: ``pool`` receives the shuffled order, ``holder_of`` each card's holder.
+def _groups(unseen_suit: Any, capacity: Any, allowed: Any, groups: Any, reach: Any, supply: Any) -> int:
+    """Fill the sets of suits Hall's condition must watch; return how many there are.
 
-    The sets of suits present (``groups``) keep their cards still to deal (``need``) and
-    their holders' room (``space``) up to date, so Hall's condition is a few comparisons.
+    For each set of suits present (``groups``): the holders that may take them (``reach``)
+    and how many unseen cards they have (``supply``). A set that every holder receiving
+    cards may take is left out: their room always equals the cards still to deal, so it
+    cannot fall short.
     """
     n = unseen_suit.shape[0]
     holders = capacity.shape[0]
-    for k in range(n):
-        pool[k] = k
-    shuffle(pool, n, rng)
-    if not voids:
-        at = 0
-        for h in range(holders):
-            for _ in range(capacity[h]):
-                holder_of[pool[at]] = h
-                at += 1
-        return
     present = 0
     for k in range(n):
         present |= 1 << unseen_suit[k]
+    everyone = 0  # the holders that receive cards
+    for h in range(holders):
+        if capacity[h] > 0:
+            everyone |= 1 << h
     n_groups = 0
     for g in range(1, 16):
         if g & ~present:
@@ -102,11 +95,41 @@ def _deal_one(
                 for h in range(holders):
                     if (allowed[h] >> s) & 1:
                         mask |= 1 << h
+        if mask & everyone == everyone:
+            continue
         groups[n_groups] = g
         reach[n_groups] = mask
-        need[n_groups] = count
-        space[n_groups] = 0
+        supply[n_groups] = count
         n_groups += 1
+    return n_groups
+
+
+@jit
+def _deal_one(
+    unseen_suit: Any, capacity: Any, allowed: Any, voids: bool, rng: Any, pool: Any, holder_of: Any,
+    room: Any, n_groups: int, groups: Any, reach: Any, supply: Any, need: Any, space: Any,
+) -> None:
+    """Deal the unseen cards once: ``pool`` receives the shuffled order, ``holder_of`` each card's holder.
+
+    The sets of suits Hall's condition watches (``_groups``) keep their cards still to
+    deal (``need``) and their holders' room (``space``) up to date, so the condition is a
+    few comparisons.
+    """
+    n = unseen_suit.shape[0]
+    holders = capacity.shape[0]
+    for k in range(n):
+        pool[k] = k
+    shuffle(pool, n, rng)
+    if not voids:
+        at = 0
+        for h in range(holders):
+            for _ in range(capacity[h]):
+                holder_of[pool[at]] = h
+                at += 1
+        return
+    for g in range(n_groups):
+        need[g] = supply[g]
+        space[g] = 0
     for h in range(holders):
         room[h] = capacity[h]
         _add_room(reach, space, n_groups, h, capacity[h])
@@ -166,7 +189,12 @@ def deal_many(
     room = np.zeros(capacity.shape[0], dtype=np.int64)
     groups = np.zeros(16, dtype=np.int64)
     reach = np.zeros(16, dtype=np.int64)
+    supply = np.zeros(16, dtype=np.int64)
     need = np.zeros(16, dtype=np.int64)
     space = np.zeros(16, dtype=np.int64)
+    n_groups = _groups(unseen_suit, capacity, allowed, groups, reach, supply) if voids else 0
     for i in range(pools.shape[0]):
-        _deal_one(unseen_suit, capacity, allowed, voids, rng, pools[i], holders[i], room, groups, reach, need, space)
+        _deal_one(
+            unseen_suit, capacity, allowed, voids, rng, pools[i], holders[i], room, n_groups, groups, reach,
+            supply, need, space,
+        )
