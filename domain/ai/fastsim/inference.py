@@ -32,14 +32,16 @@ def _weights(
     width = coefficients.shape[1]
     x = np.zeros(width, dtype=np.float64)
     scores = np.zeros(legal.shape[1], dtype=np.float64)
+    held = np.zeros(64, dtype=np.int64)  # each holder's unseen cards in the deal (holders are seats and the stock)
     for i in range(holders.shape[0]):
+        for m in range(call_seat.shape[0]):
+            held[call_seat[m]] = 0
+        for k in range(n):
+            held[holders[i, k]] |= np.int64(1) << cards[k]
         w = 1.0
         for m in range(call_seat.shape[0]):
             seat = call_seat[m]
-            mask = played[m]
-            for k in range(n):
-                if holders[i, k] == seat:
-                    mask |= np.int64(1) << cards[k]
+            mask = played[m] | held[seat]
             hand_inputs(mask, x)
             for c in range(context.shape[1]):
                 x[CONTEXT_AT + c] = context[m, c]
