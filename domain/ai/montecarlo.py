@@ -68,6 +68,7 @@ class Estimate:
     margin_error: float = 0.0
 
 
+SETTLE_Z = 2.5  # standard errors of a paired difference a settled choice allows
 REFERENCE_LEAST = 4  # deals per action on the reducers, whatever the budget: a mean and its standard error
 
 
@@ -79,6 +80,10 @@ class Sampling:
 
     ``playouts`` (0: no such limit) caps the deals further to that many hands played in
     all, so that a seat with many legal bids (the big games) still answers in time;
+    ``settle`` (None: never) lets a choice stop before the error is reached once no
+    action could beat the best-looking one by more than ``settle`` points of margin
+    (``SETTLE_Z`` standard errors of their paired difference, on the same deals); with
+    ``grow`` set, each new batch is at most that multiple of the deals played so far.
     ``reference_playouts`` (0: no such limit) does the same for the reference reducers:
     the actions played there share that many hands, each on at least ``REFERENCE_LEAST``
     deals (a King Pedro taker choosing among a dozen discards plays fewer deals of each).
@@ -91,6 +96,8 @@ class Sampling:
     playouts: int = 0
     reference_playouts: int = 0
     candidates: int = 1
+    settle: float | None = None
+    grow: float = 0.0
 
     def most_for(self, actions: int) -> int:
         """Return the most deals to play when ``actions`` actions are tried on each."""
@@ -126,7 +133,11 @@ def estimates(
         n = values.deals
         if error <= plan.error or n >= most:
             break
+        if plan.settle is not None and len(picked) == len(commands) and values.regret(picked, SETTLE_Z) <= plan.settle:
+            break
         wanted = min(most, math.ceil(n * (error / plan.error) ** 2 * 1.1))
+        if plan.grow:
+            wanted = min(wanted, math.ceil(n * plan.grow))
         more, _ = _play(knowledge, commands, inference.deal(knowledge, wanted - n, rng, plan.candidates), policy, rng, fast, 0, plan)
         values.extend(more)
     return [Estimate(command, *_reorder(found)) for command, found in zip(commands, values.summaries())]

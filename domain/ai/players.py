@@ -9,7 +9,7 @@ player may see is decided in one place. Levels (000 "Computer Players"):
 | 3 | rule-based (policies.py) | 64, up to 300 (900 hands) | 0.35 points | 16 (32) |
 | 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (720 hands) | 0.25 points | 16 (48) |
 | 5 | level 4's, each deal picked from 8 by the other seats' calls (inference.py); in its own auction the others call as the bidder model (bidders.py) | 96, up to 500 (720 hands) | 0.25 points | 16 (48) |
-| 6 | level 5's, from 12 | 256, up to 2,000 (12,000 hands) | 0.10 points | 100 (160) |
+| 6 | level 5's, from 12 | 256, up to 2,000 (12,000 hands); its own moves from 64, doubling, until settled | 0.10 points | 100 (160) |
 
 Deals are played in the compiled kernel where montecarlo.py's routes allow, more of
 them until every action's expected points have the standard error aimed at, or the
@@ -22,13 +22,18 @@ Sixty-three's 63) the limit comes before the standard error aimed at. More deals
 same kind stopped helping past level 4 (level 5 with 192 to 1,500 deals was no better
 than level 4); what levels 5 and 6 add is reading the auction: deals where the bidders'
 calls were likely count for more, and the bids they try are played against bidders that
-call as the computer players do. A hint names a level's choice and, for every
+call as the computer players do. Level 6's own moves stop before the standard error
+aimed at once the choice is settled: no action could beat the best-looking one by more
+than 0.05 points (2.5 standard errors of their difference on the same deals); its hints
+keep the whole plan, so every estimate they show has a standard error of at most 0.10.
+A hint names a level's choice and, for every
 legal action, the expected points of the seat's side with their standard error,
 estimated with the level's deals. A bid analysis plays ``BID_DEALS`` deals per trump suit.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from domain.actions import Command
@@ -49,6 +54,9 @@ PLANS = {
     5: Sampling(96, most=500, error=0.25, reference=16, playouts=720, reference_playouts=48, candidates=8),
     6: Sampling(256, most=2000, error=0.10, reference=100, playouts=12000, reference_playouts=160, candidates=12),
 }
+# Level 6's own moves stop sooner when the choice is settled: from 64 deals, doubling, until
+# no action could beat the best-looking one by more than 0.05 points (its hints keep the plan).
+CHOICE_PLANS = {6: dataclasses.replace(PLANS[6], deals=64, settle=0.05, grow=2.0)}
 BID_DEALS = {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1500}
 ROLLOUT_POLICY: Policy = level3
 # Levels 5 and 6 let the other seats finish an auction as the bidder model calls (bidders.py).
@@ -75,10 +83,12 @@ def check_level(level: int) -> int:
     return level
 
 
-def plan_of(level: int, samples: int | None = None) -> Sampling:
-    """Return how a level samples deals (exactly ``samples`` deals, when given)."""
+def plan_of(level: int, samples: int | None = None, choice: bool = False) -> Sampling:
+    """Return how a level samples deals for a hint, or for its own move (``choice``); exactly ``samples`` deals, when given."""
     plan = PLANS[check_level(level)]
-    return plan if samples is None else Sampling(samples, candidates=plan.candidates)
+    if samples is not None:
+        return Sampling(samples, candidates=plan.candidates)
+    return CHOICE_PLANS.get(level, plan) if choice else plan
 
 
 def choose(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = None) -> Command:
@@ -91,7 +101,7 @@ def choose(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = Non
         return commands[0]
     if not commands:
         raise ValueError(f"seat {knowledge.seat} has nothing to do")
-    found = estimates(knowledge, plan_of(level, samples), rollout_policy(level), rng)
+    found = estimates(knowledge, plan_of(level, samples, choice=True), rollout_policy(level), rng)
     return best(found).command
 
 

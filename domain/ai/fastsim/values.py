@@ -74,6 +74,26 @@ class Values:
         _, _, errors = self._moments()
         return float(errors[list(actions), 0].max())
 
+    def regret(self, actions: Sequence[int], z: float) -> float:
+        """Return how much better than the best-looking of ``actions`` another might still be.
+
+        For each other action, the mean margin it gives up against the best on the same
+        deals, taken ``z`` standard errors of that paired difference in its favour; the
+        largest over the actions (0 for a single action). Deals missing one are left out.
+        """
+        if len(actions) < 2:
+            return 0.0
+        margins = self.array[:, list(actions), 1]
+        margins = margins[~np.isnan(margins).any(axis=1)]
+        n = margins.shape[0]
+        if n < 2:
+            return math.inf
+        top = int(np.argmax(margins.mean(axis=0)))
+        differences = np.delete(margins, top, axis=1) - margins[:, top:top + 1]
+        means = differences.mean(axis=0)
+        errors = differences.std(axis=0, ddof=1) / math.sqrt(n)
+        return float((means + z * errors).max())
+
     def summaries(self) -> list[tuple[int, float, float, float, float]]:
         """Return, per action, the deals played, the mean own change and margin, and their standard errors."""
         counts, means, errors = self._moments()

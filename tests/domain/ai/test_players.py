@@ -232,3 +232,52 @@ def test_actions_off_the_kernel_share_a_budget_of_hands_on_the_reducers() -> Non
                 assert any(e.points_error > 0 for e in found.estimates)
                 return
     raise AssertionError("no seat had six actions to choose from")
+
+
+def test_the_regret_is_how_much_better_another_action_might_be_on_the_same_deals() -> None:
+    """A choice's stopping rule: the paired difference's mean plus z of its standard errors."""
+    import numpy as np
+
+    from domain.ai.fastsim import Values
+
+    rng = np.random.default_rng(0)
+    values = Values(400, 3)
+    common = rng.normal(0, 3, 400)  # what the deal brings whatever the action: cancels in a difference
+    values.array[:, 0, 1] = common + 1.0 + rng.normal(0, 0.2, 400)
+    values.array[:, 1, 1] = common + rng.normal(0, 0.2, 400)
+    values.array[:, 2, 1] = common + 0.9 + rng.normal(0, 0.2, 400)
+    values.array[:, :, 0] = values.array[:, :, 1]
+    gap = values.array[:, 2, 1] - values.array[:, 0, 1]
+    expected = gap.mean() + 2.5 * gap.std(ddof=1) / 20
+    assert values.regret([0, 1, 2], 2.5) == pytest.approx(expected)
+    assert -0.2 < values.regret([0, 1, 2], 2.5) < 0  # action 2 is 0.1 worse, known to about 0.014
+    assert values.regret([0, 1], 2.5) < -0.9
+    assert values.regret([1], 2.5) == 0.0
+    values.array[5, 1, 1] = np.nan  # a deal missing an action is left out
+    assert np.isfinite(values.regret([0, 1, 2], 2.5))
+
+
+def test_a_level_6_move_stops_sooner_once_settled_and_its_hint_keeps_the_full_plan() -> None:
+    """Level 6 plays its own moves from fewer deals when no action could be better by more than 0.05."""
+    from domain.ai.montecarlo import best, estimates
+    from domain.ai.players import CHOICE_PLANS, PLANS, rollout_policy
+
+    rules = resolve_rules("team-auction", {})
+    game = play_game(rules, "settle", 1, max_hands=1)
+    compared = sooner = 0
+    for k in game.turns[::3]:
+        state = game.states[k]
+        seat = state.to_act
+        if state.ended is not None or seat is None or len(legal_commands(state, seat)) < 2:
+            continue
+        known = knowledge_of(state, seat)
+        choice = estimates(known, CHOICE_PLANS[6], rollout_policy(6), RNG(k))
+        full = estimates(known, PLANS[6], rollout_policy(6), RNG(k))
+        assert min(e.samples for e in full) >= PLANS[6].deals
+        compared += 1
+        sooner += max(e.samples for e in choice) < PLANS[6].deals
+        # What the full plan says the move gives up: no more than the noise of its own estimates.
+        margins = {e.command: e.margin for e in full}
+        assert best(full).margin - margins[best(choice).command] <= 0.25
+    assert compared >= 8
+    assert sooner >= compared // 3
