@@ -4,8 +4,10 @@ Each game seats computer players of one level at every seat and rotates through 
 preset (so every variant the presets name is played). At each turn the seat's hint is
 computed from its information set (``knowledge_of``): its suggestion and every action
 it estimates must be among the legal actions of the full state, and the estimates must
-cover every legal action; then the seat plays the suggestion (a hint's suggestion is its
-level's choice, ``players.choose``, computed the same way), which ``decide`` must accept.
+cover every legal action; then the seat plays the suggestion, which ``decide`` must
+accept. A hint's suggestion is its level's choice (``players.choose``) computed the same
+way, except that level 6's own moves stop sooner once settled: the same estimates from the
+same legal actions, on fewer deals.
 A run is cut into tasks of ``hands_per_game`` hands (a game is left after that many, so
 that many deals, dealers and scores are seen; one that ends sooner is followed by
 another); the count of hands is what the figures are per. The tasks are fixed by the

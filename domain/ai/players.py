@@ -24,8 +24,8 @@ than level 4); what levels 5 and 6 add is reading the auction: deals where the b
 calls were likely count for more, and the bids they try are played against bidders that
 call as the computer players do. Level 6's own moves stop before the standard error
 aimed at once the choice is settled: no action could beat the best-looking one by more
-than 0.05 points (2.5 standard errors of their difference on the same deals); its hints
-keep the whole plan, so every estimate they show has a standard error of at most 0.10.
+than 0.01 points (2.5 standard errors of their difference on the same deals); its hints
+keep the whole plan, so every estimate a hint shows has a standard error of at most 0.10.
 A hint names a level's choice and, for every
 legal action, the expected points of the seat's side with their standard error,
 estimated with the level's deals. A bid analysis plays ``BID_DEALS`` deals per trump suit.
@@ -55,8 +55,9 @@ PLANS = {
     6: Sampling(256, most=2000, error=0.10, reference=100, playouts=12000, reference_playouts=160, candidates=12),
 }
 # Level 6's own moves stop sooner when the choice is settled: from 64 deals, doubling, until
-# no action could beat the best-looking one by more than 0.05 points (its hints keep the plan).
-CHOICE_PLANS = {6: dataclasses.replace(PLANS[6], deals=64, settle=0.05, grow=2.0)}
+# no action could beat the best-looking one by more than 0.01 points. Its hints keep the
+# whole plan, and with it their standard errors.
+CHOICE_PLANS = {6: dataclasses.replace(PLANS[6], deals=64, settle=0.01, grow=2.0)}
 BID_DEALS = {1: 1000, 2: 1000, 3: 1000, 4: 1000, 5: 1000, 6: 1500}
 ROLLOUT_POLICY: Policy = level3
 # Levels 5 and 6 let the other seats finish an auction as the bidder model calls (bidders.py).
@@ -84,7 +85,7 @@ def check_level(level: int) -> int:
 
 
 def plan_of(level: int, samples: int | None = None, choice: bool = False) -> Sampling:
-    """Return how a level samples deals for a hint, or for its own move (``choice``); exactly ``samples`` deals, when given."""
+    """Return how a level samples deals for a hint, or for a card it plays itself (``choice``); exactly ``samples`` deals, when given."""
     plan = PLANS[check_level(level)]
     if samples is not None:
         return Sampling(samples, candidates=plan.candidates)

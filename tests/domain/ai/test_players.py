@@ -258,7 +258,7 @@ def test_the_regret_is_how_much_better_another_action_might_be_on_the_same_deals
 
 
 def test_a_level_6_move_stops_sooner_once_settled_and_its_hint_keeps_the_full_plan() -> None:
-    """Level 6 plays its own moves from fewer deals when no action could be better by more than 0.05."""
+    """Level 6 plays its own moves from fewer deals once no action could be better by more than its settle."""
     from domain.ai.montecarlo import best, estimates
     from domain.ai.players import CHOICE_PLANS, PLANS, rollout_policy
 
