@@ -9,8 +9,9 @@ the auction by level 3 (auction.py) or by the bidder model (callers.py), lets th
 name trump by level 3, takes the kitty, discards and refills (discards.py) and plays
 the hand by level 3 from the first lead (kernel.py). The owners of the cards (the low
 point's original owner, level 3's memory) follow what each seat was dealt, drew and
-discarded. Rows are batch.py's outcome rows. Tables where the first lead sets trump,
-trump-only play, face-down cards or revoke penalties do not come here (deals.py
+discarded. Rows are batch.py's outcome rows. At trump-only tables a leader without
+trump sits out before the first lead, as the reducers' ``SatOut``. Tables where the
+first lead sets trump, face-down cards or revoke penalties do not come here (position.py
 ``plays_from_deal``).
 """
 
@@ -28,12 +29,26 @@ from domain.ai.fastsim.callers import finish_auction_by_model, hand_inputs
 from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS, UNSCORED
 from domain.ai.fastsim.discards import D_KITTY_BEFORE, after_trump, append, take_kitty
 from domain.ai.fastsim.kernel import (
-    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, _nth_bit, jit, playout,
+    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_OUT, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, _nth_bit, jit,
+    playout,
 )
-from domain.ai.fastsim.tables import N_CARDS
+from domain.ai.fastsim.tables import M_TRUMP, N_CARDS, TRUMP_ONLY
 
 MODE_AUCTION = 0
 MODE_DECLARE = 1
+
+
+@jit
+def _first_with_trump(hands: Any, lens: Any, trumps: int, leader: int, players: int) -> int:
+    """Return the first seat from ``leader`` on that holds a trump (255: none), and above 8 bits the seats passed over."""
+    out = 0
+    for step in range(players):
+        seat = (leader + step) % players
+        for i in range(lens[seat]):
+            if (trumps >> hands[seat, i]) & 1:
+                return seat | (out << 8)
+        out |= 1 << seat
+    return 255 | (out << 8)
 
 
 @jit
@@ -181,9 +196,19 @@ def from_deals(
                     owner[_nth_bit(mask, 0)] = s
                     mask &= mask - 1
             leader = maker if a[A_MAKER_LEADS] == 1 else (maker + 1) % players
+            sitting = 0
+            if config4[trump, TRUMP_ONLY] == 1:
+                # Trump-only play: a leader without trump sits out, and the lead passes on (evolve._sat_out).
+                leader = _first_with_trump(hands, lens, masks4[trump, M_TRUMP], leader, players)
+                sitting = leader >> 8
+                leader &= 255
+            if leader == 255:
+                row[O_STATUS] = ERROR_STUCK  # no seat holds a trump: left to the reducers
+                continue
             st[:] = 0
             st[S_TO_ACT] = leader
             st[S_LEADER] = leader
+            st[S_OUT] = sitting
             st[S_MAKERS] = maker % sides
             made = playout(
                 cards4[trump], config4[trump], masks4[trump], hands, owner, st, play_card, play_seat, play_trick,

@@ -82,14 +82,11 @@ _HONEST: dict[int, tuple[Tables, Tables]] = {}
 def plays_from_deal(rules: Rules) -> bool:
     """Tell whether the kernel can play a hand of ``rules`` from the deal (fromdeal.py).
 
-    Trump is declared (not set by the first lead), play is not trump-only (whose sitting
-    out fromdeal.py does not start), no face-down cards, no revoke penalty; kitties,
-    discards and refills are played (discards.py).
+    Trump is declared (not set by the first lead), no face-down cards, no revoke penalty;
+    kitties, discards, refills (discards.py) and trump-only play (seats out of trump sit
+    out) are played.
     """
-    return (
-        rules.trump_by == "declared" and not rules.trump_only and not rules.blind_cards
-        and rules.revoke != "penalty"
-    )
+    return rules.trump_by == "declared" and not rules.blind_cards and rules.revoke != "penalty"
 
 
 def position_of(
