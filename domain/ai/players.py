@@ -85,7 +85,7 @@ def check_level(level: int) -> int:
 
 
 def plan_of(level: int, samples: int | None = None, choice: bool = False) -> Sampling:
-    """Return how a level samples deals for a hint, or for a card it plays itself (``choice``); exactly ``samples`` deals, when given."""
+    """Return how a level samples deals for a hint, or for its own move (``choice``); exactly ``samples`` deals, when given."""
     plan = PLANS[check_level(level)]
     if samples is not None:
         return Sampling(samples, candidates=plan.candidates)

@@ -39,16 +39,12 @@ MODE_DECLARE = 1
 
 
 @jit
-def _first_with_trump(hands: Any, lens: Any, trumps: int, leader: int, players: int) -> int:
-    """Return the first seat from ``leader`` on that holds a trump (255: none), and above 8 bits the seats passed over."""
-    out = 0
-    for step in range(players):
-        seat = (leader + step) % players
-        for i in range(lens[seat]):
-            if (trumps >> hands[seat, i]) & 1:
-                return seat | (out << 8)
-        out |= 1 << seat
-    return 255 | (out << 8)
+def _holds_any(hands: Any, lens: Any, seat: int, mask: int) -> bool:
+    """Tell whether ``seat`` holds a card of ``mask``."""
+    for i in range(lens[seat]):
+        if (mask >> hands[seat, i]) & 1:
+            return True
+    return False
 
 
 @jit
@@ -199,12 +195,12 @@ def from_deals(
             sitting = 0
             if config4[trump, TRUMP_ONLY] == 1:
                 # Trump-only play: a leader without trump sits out, and the lead passes on (evolve._sat_out).
-                leader = _first_with_trump(hands, lens, masks4[trump, M_TRUMP], leader, players)
-                sitting = leader >> 8
-                leader &= 255
-            if leader == 255:
-                row[O_STATUS] = ERROR_STUCK  # no seat holds a trump: left to the reducers
-                continue
+                while sitting != (1 << players) - 1 and not _holds_any(hands, lens, leader, masks4[trump, M_TRUMP]):
+                    sitting |= 1 << leader
+                    leader = (leader + 1) % players
+                if sitting == (1 << players) - 1:
+                    row[O_STATUS] = ERROR_STUCK  # no seat holds a trump: left to the reducers
+                    continue
             st[:] = 0
             st[S_TO_ACT] = leader
             st[S_LEADER] = leader
