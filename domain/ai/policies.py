@@ -18,8 +18,11 @@ the bids), so it plays the same on a Knowledge's public state as on a sampled de
   winning and sure to hold, give it points (a ten, the jack, the low trump) or throw
   the cheapest card; "in fourth seat, play just high enough to take it when an
   opponent is winning": the lowest card that wins; in second seat, play low unless a
-  sure winner takes the trick or the trick holds points; discards: the cheapest card,
-  never a ten or a trump when something else will do.
+  sure winner takes the trick or the trick holds points (a ten, the jack, a low trump
+  where low goes to the capturer); discards: the cheapest card, never a ten or a trump
+  when something else will do, and last of all a card that scores for whoever captures
+  it (000 "Scoring": the jack of trump; low, where it goes to the capturer), so no
+  opponent's trick is handed a point while another card will do.
 
 Variants: where the first lead sets trump (001 "How to Play Pitch"; 003 "Auction pitch")
 level 3 pitches the suit its hand values most, leading from it as if it were trump;
@@ -37,7 +40,7 @@ from typing import Callable, Sequence
 from domain.actions import Command, DeclareTrump, Discard, MakeBid, Pass, PlayCard
 from domain.ai.rng import Rng, pick
 from domain.ai.tactics import (
-    best_suit, cost, gift, is_boss, power, unseen_by, winning,
+    best_suit, careful_cost, cost, gift, is_boss, power, unseen_by, winning,
 )
 from domain.cards import is_joker
 from domain.errors import IllegalActionError
@@ -48,6 +51,10 @@ from domain.state import GameState, HandState
 from domain.trumps import TrumpOrder, trump_order
 
 Policy = Callable[[GameState, int, Rng], Command]
+
+# The points (by tactics.gift) on a trick that make a seat unsure of taking it spend its
+# highest winner there anyway: a low trump's (8) is enough, where it is a point.
+STAKE = 8
 
 _KNOWN = (MakeBid, Pass, DeclareTrump, PlayCard)
 
@@ -195,7 +202,7 @@ def _discard(state: GameState, seat: int, commands: Sequence[Discard]) -> Comman
     if hand.trump is None:  # a kitty taker before the first lead sets trump: keep the best suit
         suit, _ = best_suit(state.rules, hand.cards[seat], sorted({c[1] for c in hand.cards[seat] if not is_joker(c)}))
         order = trump_order(state.rules, suit)
-    cheapest = min(singles, key=lambda c: cost(order, c.cards[0]))
+    cheapest = min(singles, key=lambda c: careful_cost(state.rules, order, c.cards[0]))
     card = cheapest.cards[0]
     if stop is not None and (order.is_trump(card) or is_boss(order, None, card, unseen)):
         return stop
@@ -218,7 +225,7 @@ def _lead(
     winners = [c for c in sides if is_boss(order, None, c, unseen)]
     if winners:
         return max(winners, key=lambda c: power(order, None, c))
-    return min(sides or cards, key=lambda c: cost(order, c))
+    return min(sides or cards, key=lambda c: careful_cost(rules, order, c))
 
 
 def _follow(
@@ -229,14 +236,14 @@ def _follow(
     best_seat, best = winning(order, table)
     last = len(table) == rules.players - 1
     beats = sorted((c for c in cards if power(order, led, c) > power(order, led, best)), key=lambda c: power(order, led, c))
-    cheapest = min(cards, key=lambda c: cost(order, c))
+    cheapest = min(cards, key=lambda c: careful_cost(rules, order, c))
     if rules.side_of(best_seat) == rules.side_of(seat):
         # In third seat, do not trump partner's high card: when it is sure, give it points.
         if last or is_boss(order, led, best, unseen):
             present = max(cards, key=lambda c: (gift(order, c), -power(order, led, c)))
             return present if gift(order, present) > 0 else cheapest
         not_over = [c for c in cards if c not in beats] or cards
-        return min(not_over, key=lambda c: cost(order, c))
+        return min(not_over, key=lambda c: careful_cost(rules, order, c))
     if not beats:
         return cheapest
     if last:
@@ -246,7 +253,7 @@ def _follow(
     if sure:
         return sure[0]
     at_stake = sum(max(gift(order, c), 0) for _, c in table)
-    return beats[-1] if at_stake >= 10 else cheapest
+    return beats[-1] if at_stake >= STAKE else cheapest
 
 
 POLICIES: dict[int, Policy] = {1: level1, 2: level2, 3: level3}

@@ -12,6 +12,7 @@ from typing import Iterable, Sequence
 
 from domain.cards import RANKS, game_points
 from domain.dealing import deck_of
+from domain.points import card_points
 from domain.rules import Rules
 from domain.state import GameState, HandState
 from domain.trumps import TrumpOrder, trump_order
@@ -83,8 +84,26 @@ def gift(order: TrumpOrder, card: str) -> int:
 
 
 def cost(order: TrumpOrder, card: str) -> tuple[int, int, int]:
-    """Return a key ordering cards from the cheapest to throw away to the dearest."""
+    """Return a key ordering cards from the cheapest to throw away to the dearest (level 2's)."""
     return (1 if order.is_trump(card) else 0, game_points(card), power(order, None, card))
+
+
+def careful_cost(rules: Rules, order: TrumpOrder, card: str) -> tuple[int, int, int, int]:
+    """Return ``cost`` with the cards that score for their capturer dearer than any other (level 3's).
+
+    A card whose capture scores (the jack of trump, and whatever else points.card_points
+    gives its capturer) and, where low goes to the capturer (000 "Scoring"), one of the two
+    lowest trumps hands a point to whoever takes the trick it is thrown into: among the
+    trumps, and among the other cards, those are thrown last.
+    """
+    trump, points, strength = cost(order, card)
+    dear = sum(value for _, scoring, value in card_points(rules, order.suit) if scoring == card)
+    if (
+        rules.low_point == "capturer" and order.is_trump(card) and order.strength[card] <= 1
+        and card not in order.not_low
+    ):
+        dear += 1
+    return (trump, dear, points, strength)
 
 
 def suit_value(rules: Rules, cards: Sequence[str], suit: str) -> float:

@@ -41,6 +41,7 @@ except ImportError:  # pragma: no cover - numba is a dependency; this keeps the 
 
     inline = jit
 
+from domain.ai.policies import STAKE
 from domain.ai.fastsim.tables import (
     ABOVE, CAPTURE, COST, FINISH_EARLY, FIRST_LEAD, GAME_POINT, GAME_TIE_MAKERS, GIFT,
     JOKER_FIRST_LEAD, LAST_TRICK, LOW_POINT, M_DECK, M_JOKER, M_LIVE, M_SUIT, M_TRUMP,
@@ -243,7 +244,7 @@ def _level3(
         g = cards[GIFT, play_card[k]]
         if g > 0:
             stake += g
-    return scratch[m - 1] if stake >= 10 else cheapest  # type: ignore[no-any-return]
+    return scratch[m - 1] if stake >= STAKE else cheapest  # type: ignore[no-any-return]
 
 
 @inline

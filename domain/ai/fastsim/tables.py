@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from domain.ai.tactics import cost, gift, power
+from domain.ai.tactics import careful_cost, gift, power
 from domain.cards import BLACK_JOKER, RANKS, RED_JOKER, SUITS, game_points, is_joker
 from domain.dealing import deck_of
 from domain.points import card_points
@@ -39,7 +39,7 @@ CAPTURE = 4  # points its capturer receives (points.card_points)
 PIPS = 5  # twice its game points, plus one for a joker under joker_pips (points.game_counts)
 NOT_LOW = 6  # 1 when it is trump but may not count for low (a joker below the two)
 GIFT = 7  # tactics.gift
-COST = 8  # tactics.cost as one number, the same order
+COST = 8  # tactics.careful_cost (level 3's) as one number, the same order
 GAME = 9  # its game points (cards.game_points)
 SPADE = 10  # its rank when a printed spade (not a joker), else -1 (the spade point)
 IN_DECK = 11  # 1 when the rules' deck holds it
@@ -92,9 +92,9 @@ def _finish_early(rules: Rules) -> bool:
     return not any("trick" in name and value is True for name, value in rules.to_dict().items())
 
 
-def _cost_number(key: tuple[int, int, int]) -> int:
-    trump, points, strength = key
-    return trump * 1_000_000 + points * 1_000 + strength + 1
+def _cost_number(key: tuple[int, int, int, int]) -> int:
+    trump, dear, points, strength = key
+    return trump * 1_000_000_000 + dear * 1_000_000 + points * 1_000 + strength + 1
 
 
 def build_tables(rules: Rules, trump: str) -> Tables:
@@ -121,7 +121,7 @@ def build_tables(rules: Rules, trump: str) -> Tables:
         rows[IN_DECK, i] = 1 if card in deck else 0
         if card in deck:
             rows[GIFT, i] = gift(order, card)
-            rows[COST, i] = _cost_number(cost(order, card))
+            rows[COST, i] = _cost_number(careful_cost(rules, order, card))
         assert not trumps or power(order, None, card) == 100 + order.strength[card]
     masks = np.zeros(MASKS, dtype=np.int64)
     for i, card in enumerate(CARDS):

@@ -84,6 +84,39 @@ def test_the_maker_leads_a_sure_trump_to_pull_trumps() -> None:
     assert level3_card(table) == "AS"
 
 
+@pytest.mark.parametrize("cards", ["JS KS", "2S KS"])
+def test_level_3_keeps_the_jack_and_the_low_trump_from_an_opponents_trick(cards: str) -> None:
+    """000 "Scoring": the jack of trump and the lowest trump each score a point for the side
+    that captures them (low to the capturer at this table). Following the opponents' sure
+    ace with a trump, level 3 throws the king (three game points) and keeps the jack (one)
+    or the two (none), which would hand the opponents a point."""
+    table = game_with({0: "AS 9H AH 8C 7C 6C", 1: f"{cards} 3H 4H 5H 6H"}, dealer=3)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    table.act(PlayCard(0, "AS"))
+    assert level3_card(table) == "KS"
+
+
+def test_level_3_fights_for_a_trick_holding_the_low_trump() -> None:
+    """000 "Scoring": capturing the lowest trump scores a point. An opponent has trumped with
+    the two; level 3, not sure of the trick, overtrumps with its highest trump rather than
+    throw its cheapest card, as it would on a trick holding no points."""
+    table = game_with({
+        0: "AS 9H AH 8C 7C 6C", 1: "2S 4S 4D 5D 6D 7D", 2: "3S 5S 6S TC 2D 3D", 3: "KS 7H JH QH KH 2C",
+    }, dealer=3)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    table.play("AS 4S 3S KS", "9H 2S")  # seat 1 has no hearts and trumps with the two
+    assert level3_card(table) == "6S"
+    table = game_with({
+        0: "AS 9H AH 8C 7C 6C", 1: "2S 4S 4D 5D 6D 7D", 2: "3S 5S 6S TC 2D 3D", 3: "KS 7H JH QH KH 2C",
+    }, dealer=3)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    table.play("AS 2S 3S KS", "9H 4S")  # the opponents' four of trump holds no point
+    assert level3_card(table) == "2D"
+
+
 def test_level_3_bids_a_strong_hand_passes_a_weak_one_and_names_its_best_suit() -> None:
     strong = game_with({0: "AS KS JS 2S TS 3H"}, dealer=3)
     command = choose(knowledge_of(strong.state, 0), 3, RNG(0))
