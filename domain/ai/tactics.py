@@ -64,6 +64,11 @@ def is_boss(order: TrumpOrder, led: str | None, card: str, unseen: Iterable[str]
     return not any(not order.is_trump(c) and c[1] == card[1] and _PLAIN.get(c[0], 0) > mine for c in unseen)
 
 
+def is_low_trump(order: TrumpOrder, card: str) -> bool:
+    """Tell whether ``card`` is one of the two lowest trumps that may count for low."""
+    return order.is_trump(card) and order.strength[card] <= 1 and card not in order.not_low
+
+
 def gift(order: TrumpOrder, card: str) -> int:
     """Return how much giving ``card`` to a trick the side is sure to take is worth.
 
@@ -75,7 +80,7 @@ def gift(order: TrumpOrder, card: str) -> int:
             return 15
         if card[0] == "T":
             return 10
-        if order.strength[card] <= 1 and card not in order.not_low:
+        if is_low_trump(order, card):
             return 8
         return -10
     if card[0] == "A":
@@ -98,10 +103,7 @@ def careful_cost(rules: Rules, order: TrumpOrder, card: str) -> tuple[int, int, 
     """
     trump, points, strength = cost(order, card)
     dear = sum(value for _, scoring, value in card_points(rules, order.suit) if scoring == card)
-    if (
-        rules.low_point == "capturer" and order.is_trump(card) and order.strength[card] <= 1
-        and card not in order.not_low
-    ):
+    if rules.low_point == "capturer" and is_low_trump(order, card):
         dear += 1
     return (trump, dear, points, strength)
 

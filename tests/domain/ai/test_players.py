@@ -101,20 +101,17 @@ def test_level_3_fights_for_a_trick_holding_the_low_trump() -> None:
     """000 "Scoring": capturing the lowest trump scores a point. An opponent has trumped with
     the two; level 3, not sure of the trick, overtrumps with its highest trump rather than
     throw its cheapest card, as it would on a trick holding no points."""
-    table = game_with({
-        0: "AS 9H AH 8C 7C 6C", 1: "2S 4S 4D 5D 6D 7D", 2: "3S 5S 6S TC 2D 3D", 3: "KS 7H JH QH KH 2C",
-    }, dealer=3)
-    table.auction(2, None, None, None)
-    table.declare("S")
-    table.play("AS 4S 3S KS", "9H 2S")  # seat 1 has no hearts and trumps with the two
-    assert level3_card(table) == "6S"
-    table = game_with({
-        0: "AS 9H AH 8C 7C 6C", 1: "2S 4S 4D 5D 6D 7D", 2: "3S 5S 6S TC 2D 3D", 3: "KS 7H JH QH KH 2C",
-    }, dealer=3)
-    table.auction(2, None, None, None)
-    table.declare("S")
-    table.play("AS 2S 3S KS", "9H 4S")  # the opponents' four of trump holds no point
-    assert level3_card(table) == "2D"
+    def after(first_trick: str, second_trick: str) -> Table:
+        table = game_with({
+            0: "AS 9H AH 8C 7C 6C", 1: "2S 4S 4D 5D 6D 7D", 2: "3S 5S 6S TC 2D 3D", 3: "KS 7H JH QH KH 2C",
+        }, dealer=3)
+        table.auction(2, None, None, None)
+        table.declare("S")
+        table.play(first_trick, second_trick)
+        return table
+
+    assert level3_card(after("AS 4S 3S KS", "9H 2S")) == "6S"  # seat 1 has no hearts and trumps with the two
+    assert level3_card(after("AS 2S 3S KS", "9H 4S")) == "2D"  # the opponents' four of trump holds no point
 
 
 def test_level_3_bids_a_strong_hand_passes_a_weak_one_and_names_its_best_suit() -> None:
