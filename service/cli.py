@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from service.cli_audit import audit, replay
-from service.cli_fit import fit_bidders
+from service.cli_fit import fit_bidders, fit_trust
 from service.config import Settings
 from service.machine import describe
 
@@ -191,6 +191,7 @@ def bench_api(clients: int, games: int, workers: int, database: str | None) -> N
 main.add_command(replay)
 main.add_command(audit)
 main.add_command(fit_bidders)
+main.add_command(fit_trust)
 
 
 @bench.command("ai")

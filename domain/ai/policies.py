@@ -73,16 +73,16 @@ def _is_revoke(state: GameState, command: Command) -> bool:
         return False
 
 
-def _honest(state: GameState, seat: int) -> list[Command]:
+def honest(state: GameState, seat: int) -> list[Command]:
     """Return the legal commands of ``seat`` less any revoke, unless only revokes are left."""
     commands = legal_commands(state, seat)
-    honest = [c for c in commands if not _is_revoke(state, c)]
-    return honest or commands
+    kept = [c for c in commands if not _is_revoke(state, c)]
+    return kept or commands
 
 
 def level1(state: GameState, seat: int, rng: Rng) -> Command:
     """Play like a beginner: pass mostly, name the longest suit, play any legal card."""
-    commands = _honest(state, seat)
+    commands = honest(state, seat)
     if not commands:
         raise ValueError(f"seat {seat} has nothing to do")
     bids = [c for c in commands if isinstance(c, MakeBid)]
@@ -100,7 +100,7 @@ def level1(state: GameState, seat: int, rng: Rng) -> Command:
 
 def level2(state: GameState, seat: int, rng: Rng) -> Command:
     """Play simply: bid the best suit's worth, name it, take a trick with the highest card when possible."""
-    commands = _known(_honest(state, seat))
+    commands = _known(honest(state, seat))
     if not commands:
         return level1(state, seat, rng)
     hand = state.hand
@@ -125,7 +125,7 @@ def level2(state: GameState, seat: int, rng: Rng) -> Command:
 
 def level3(state: GameState, seat: int, rng: Rng) -> Command:
     """Play by the rules of thumb of the module docstring."""
-    every = _honest(state, seat)
+    every = honest(state, seat)
     discards = [c for c in every if isinstance(c, Discard)]
     if discards:
         return _discard(state, seat, discards)

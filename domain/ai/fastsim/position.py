@@ -7,7 +7,7 @@ those positions stay on the reference reducers. Claims are never made by the rol
 policies (they play cards), so a table allowing claims plays as one that does not.
 
 Under a revoke penalty (003 "Auction pitch") no level revokes while an honest card is
-left, and one always is (policies.py ``_honest``), so a hand nobody has revoked in plays
+left, and one always is (policies.py ``honest``), so a hand nobody has revoked in plays
 on as if revokes were refused: the kernel plays it by tables with the penalty's switch
 off (``played_tables``), which refuse a revoke as a first card too (the Monte Carlo
 players try those on the reducers). A hand with a revoke stays on the reducers, whose
