@@ -25,6 +25,7 @@ from typing import Iterator, Sequence
 from domain.ai import fastsim
 from domain.ai.bidders import BidderModel, Call, calls_of, model_for, probability
 from domain.ai.fastsim.inference import call_weights, picks, take
+from domain.ai.fastsim.play_evidence import play_weights, reads_plays
 from domain.ai.knowledge import Knowledge
 from domain.ai.rng import Rng, seed_of
 
@@ -80,21 +81,33 @@ def reference_deals(
     return kept
 
 
-def inferred(knowledge: Knowledge, count: int, candidates: int, seed: int, uniforms: Sequence[float]) -> fastsim.Deals:
-    """Return ``count`` deals, each picked by ``uniforms`` from ``candidates`` the compiled dealer draws from ``seed``."""
+def inferred(
+    knowledge: Knowledge, count: int, candidates: int, seed: int, uniforms: Sequence[float], trust: float = 0.0,
+) -> fastsim.Deals:
+    """Return ``count`` deals, each picked by ``uniforms`` from ``candidates`` the compiled dealer draws from ``seed``.
+
+    With ``trust`` > 0 the weights also hold the likelihood of the plays (fastsim/play_evidence.py).
+    """
     raw = fastsim.deal(knowledge, count * candidates, seed)
     found = evidence(knowledge)
     if found is None:
         weights = call_weights(raw, BidderModel((), ()), [], ())
     else:
         weights = call_weights(raw, found[0], found[1], knowledge.known_dealt())
+    if trust > 0.0:
+        weights = weights * play_weights(knowledge, raw, trust)
     return take(raw, picks(weights, candidates, uniforms))
 
 
-def deal(knowledge: Knowledge, count: int, rng: Rng, candidates: int = 1) -> fastsim.Deals:
-    """Return ``count`` deals of ``knowledge``'s unseen cards, weighted by the calls when ``candidates`` > 1."""
-    if candidates <= 1 or evidence(knowledge) is None:
+def deal(knowledge: Knowledge, count: int, rng: Rng, candidates: int = 1, trust: float = 0.0) -> fastsim.Deals:
+    """Return ``count`` deals of ``knowledge``'s unseen cards, weighted by the calls when ``candidates`` > 1.
+
+    With ``trust`` > 0 (level 6) they are weighted by the other seats' plays as well, each
+    taken as level 3's card with that chance (fastsim/play_evidence.py).
+    """
+    plays = trust > 0.0 and reads_plays(knowledge)
+    if candidates <= 1 or (evidence(knowledge) is None and not plays):
         return fastsim.deal(knowledge, count, seed_of(rng))
     seed = seed_of(rng)
     uniforms = [rng.random() for _ in range(count)]
-    return inferred(knowledge, count, candidates, seed, uniforms)
+    return inferred(knowledge, count, candidates, seed, uniforms, trust if plays else 0.0)

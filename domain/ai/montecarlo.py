@@ -87,6 +87,9 @@ class Sampling:
     ``reference_playouts`` (0: no such limit) does the same for the reference reducers:
     the actions played there share that many hands, each on at least ``REFERENCE_LEAST``
     deals (a King Pedro taker choosing among a dozen discards plays fewer deals of each).
+    ``candidates`` > 1 picks each deal from that many by the other seats' calls (inference.py);
+    ``trust`` > 0 weighs them by the other seats' plays as well, each taken as level 3's
+    card with that chance (fastsim/play_evidence.py).
     """
 
     deals: int
@@ -98,6 +101,7 @@ class Sampling:
     candidates: int = 1
     settle: float | None = None
     grow: float = 0.0
+    trust: float = 0.0
 
     def most_for(self, actions: int) -> int:
         """Return the most deals to play when ``actions`` actions are tried on each."""
@@ -124,7 +128,7 @@ def estimates(
     if not commands:
         return []
     reference = plan.deals if plan.reference is None or not fast else min(plan.deals, plan.reference)
-    deals = inference.deal(knowledge, plan.deals, rng, plan.candidates)
+    deals = inference.deal(knowledge, plan.deals, rng, plan.candidates, plan.trust)
     budget = plan if fast else Sampling(plan.deals)
     values, picked = _play(knowledge, commands, deals, policy, rng, fast, reference, budget)
     most = plan.most_for(len(picked))
@@ -138,7 +142,7 @@ def estimates(
         wanted = min(most, math.ceil(n * (error / plan.error) ** 2 * 1.1))
         if plan.grow:
             wanted = min(wanted, math.ceil(n * plan.grow))
-        more, _ = _play(knowledge, commands, inference.deal(knowledge, wanted - n, rng, plan.candidates), policy, rng, fast, 0, plan)
+        more, _ = _play(knowledge, commands, inference.deal(knowledge, wanted - n, rng, plan.candidates, plan.trust), policy, rng, fast, 0, plan)
         values.extend(more)
     return [Estimate(command, *_reorder(found)) for command, found in zip(commands, values.summaries())]
 

@@ -9,7 +9,7 @@ player may see is decided in one place. Levels (000 "Computer Players"):
 | 3 | rule-based (policies.py) | 64, up to 300 (900 hands) | 0.35 points | 16 (32) |
 | 4 | Monte Carlo (montecarlo.py), rollouts by the level-3 rules | 96, up to 500 (720 hands) | 0.25 points | 16 (48) |
 | 5 | level 4's, each deal picked from 8 by the other seats' calls (inference.py); in its own auction the others call as the bidder model (bidders.py) | 96, up to 500 (720 hands) | 0.25 points | 16 (48) |
-| 6 | level 5's, from 12 | 256, up to 2,000 (12,000 hands); its own moves from 64, doubling, until settled | 0.10 points | 100 (160) |
+| 6 | level 5's, from 12, weighed by the plays as well (fastsim/play_evidence.py) | 256, up to 2,000 (12,000 hands); its own moves from 64, doubling, until settled | 0.10 points | 100 (160) |
 
 Deals are played in the compiled kernel where montecarlo.py's routes allow, more of
 them until every action's expected points have the standard error aimed at, or the
@@ -22,7 +22,9 @@ Sixty-three's 63) the limit comes before the standard error aimed at. More deals
 same kind stopped helping past level 4 (level 5 with 192 to 1,500 deals was no better
 than level 4); what levels 5 and 6 add is reading the auction: deals where the bidders'
 calls were likely count for more, and the bids they try are played against bidders that
-call as the computer players do. Level 6's own moves stop before the standard error
+call as the computer players do. Level 6 reads the play too: a deal in which the other
+seats' cards so far are the ones level 3 would have played from it counts for more
+(each seat with a choice taken to play level 3's card with chance ``PLAY_TRUST``). Level 6's own moves stop before the standard error
 aimed at once the choice is settled: no action could beat the best-looking one by more
 than 0.01 points (2.5 standard errors of their difference on the same deals); its hints
 keep the whole plan, so every estimate a hint shows has a standard error of at most 0.10.
@@ -46,13 +48,16 @@ from domain.ai.rng import Rng
 from domain.legal import legal_commands
 
 LEVELS = (1, 2, 3, 4, 5, 6)
+PLAY_TRUST = 0.23  # level 6: the chance a seat with a choice plays level 3's card (`pitch fit-trust --level 5`; fastsim/play_evidence.py)
 PLANS = {
     1: Sampling(32, reference=16, reference_playouts=32),
     2: Sampling(32, reference=16, reference_playouts=32),
     3: Sampling(64, most=300, error=0.35, reference=16, playouts=900, reference_playouts=32),
     4: Sampling(96, most=500, error=0.25, reference=16, playouts=720, reference_playouts=48),
     5: Sampling(96, most=500, error=0.25, reference=16, playouts=720, reference_playouts=48, candidates=8),
-    6: Sampling(256, most=2000, error=0.10, reference=100, playouts=12000, reference_playouts=160, candidates=12),
+    6: Sampling(
+        256, most=2000, error=0.10, reference=100, playouts=12000, reference_playouts=160, candidates=12, trust=PLAY_TRUST,
+    ),
 }
 # Level 6's own moves stop sooner when the choice is settled: from 64 deals, doubling, until
 # no action could beat the best-looking one by more than 0.01 points. Its hints keep the
@@ -88,7 +93,7 @@ def plan_of(level: int, samples: int | None = None, choice: bool = False) -> Sam
     """Return how a level samples deals for a hint, or for its own move (``choice``); exactly ``samples`` deals, when given."""
     plan = PLANS[check_level(level)]
     if samples is not None:
-        return Sampling(samples, candidates=plan.candidates)
+        return Sampling(samples, candidates=plan.candidates, trust=plan.trust)
     return CHOICE_PLANS.get(level, plan) if choice else plan
 
 

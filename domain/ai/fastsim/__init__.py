@@ -29,6 +29,7 @@ from domain.ai.fastsim.kernel import (
     WORK_WIDTH,
     playout, playouts,
 )
+from domain.ai.fastsim.play_evidence import play_weights
 from domain.ai.fastsim.position import Position, is_supported, plays_from_deal, position_of
 from domain.ai.fastsim.starts import auction_rows, declare_rows
 from domain.ai.fastsim.tables import CARDS, INDEX, N_CARDS, SIDES
@@ -147,7 +148,7 @@ def warm(state: GameState | None = None) -> None:
 
     Every compiled function the players call is run once with the argument types they
     pass: the playouts, the dealer, the batched play, the auction, trump, the discards and
-    the bidder model's weights of deals (inference.py).
+    the bidder model's weights of deals (inference.py) and the plays' (play_evidence.py).
     """
     from domain.ai.fastsim.warmup import warm_position, warm_states
 
@@ -182,6 +183,7 @@ def warm(state: GameState | None = None) -> None:
         elif is_supported(start):
             cards = [getattr(c, "card", None) for c in legal_commands(start, seat)]
             rows = play_rows(known.state, known, deals, [c for c in cards if isinstance(c, str)][:1])
+            play_weights(known, deals, 0.5)  # the plays' weights of deals (play_evidence.py), on a follow
         else:
             continue
         Values(deals.count, rows.shape[1]).add_rows(list(range(rows.shape[1])), rows, start.rules, 0, start.scores)
