@@ -18,14 +18,12 @@ from domain.ai.bidder_fit import Observation, fit, log_likelihood
 from domain.ai.bidders import calls_of, hand_features, inputs, model_for
 from domain.ai.knowledge import knowledge_of
 from domain.ai.players import choose
-from domain.dealing import start_game
 from domain.decide import decide
-from domain.events import SeatSpec
-from domain.evolve import evolve, replay
-from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+from domain.evolve import evolve
 from domain.presets import resolve_rules
 from domain.state import BIDDING
 from service.pool import run_all
+from service.seeded_games import seeded_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +42,7 @@ def auction(preset: str, level: int, seed: str) -> list[Observation]:
     rules = resolve_rules(preset, {})
     if model_for(rules) is None:
         raise ValueError(f"the bidder model does not cover the auction of {preset}")
-    secret = seed_from_text(seed)
-    deals = SeededDeals(secret)
-    seats = [SeatSpec("ai", level) for _ in range(rules.players)]
-    state = replay(start_game(rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "client"), deals))
+    state, deals = seeded_game(preset, [level] * rules.players, seed)
     rng = random.Random(seed)
     while state.hand is not None and state.hand.phase == BIDDING:
         seat = state.to_act

@@ -24,14 +24,13 @@ from domain.ai.knowledge import knowledge_of
 from domain.ai.players import choose
 from domain.ai.policies import honest, level3
 from domain.ai.trust_fit import PlayObservation, fit_trust, log_likelihood
-from domain.dealing import start_game
 from domain.decide import decide
-from domain.events import HandScored, SeatSpec
-from domain.evolve import evolve, replay
-from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+from domain.events import HandScored
+from domain.evolve import evolve
 from domain.presets import resolve_rules
 from domain.state import PLAYING
 from service.pool import run_all
+from service.seeded_games import seeded_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,10 +48,7 @@ class TrustFit:
 def hand_plays(preset: str, level: int, seed: str) -> list[PlayObservation]:
     """Play the first hand of a game seeded ``seed`` by computer players of ``level``; return its plays with a choice."""
     rules = resolve_rules(preset, {})
-    secret = seed_from_text(seed)
-    deals = SeededDeals(secret)
-    seats = [SeatSpec("ai", level) for _ in range(rules.players)]
-    state = replay(start_game(rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "client"), deals))
+    state, deals = seeded_game(preset, [level] * rules.players, seed)
     rng = random.Random(seed)
     rules_rng = random.Random(seed + "-level-3")
     found: list[PlayObservation] = []

@@ -23,15 +23,14 @@ from typing import Callable
 
 from domain.ai.knowledge import knowledge_of
 from domain.ai.players import hint
-from domain.dealing import start_game
 from domain.decide import decide
 from domain.errors import IllegalActionError
-from domain.events import HandScored, SeatSpec
-from domain.evolve import evolve, replay
-from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+from domain.events import HandScored
+from domain.evolve import evolve
 from domain.legal import legal_commands
 from domain.presets import PRESETS, resolve_rules
 from service.pool import run_each
+from service.seeded_games import seeded_game
 from service.runner import warm_fast_simulator
 
 
@@ -79,10 +78,7 @@ def play_checked(level: int, hands: int, task: tuple[str, str]) -> Tally:
 def _play_game(level: int, hands: int, preset: str, seed: str, tally: Tally) -> None:
     """Play one game of ``preset`` until it ends or ``tally`` holds ``hands`` hands, counting into ``tally``."""
     rules = resolve_rules(preset, {})
-    secret = seed_from_text(seed)
-    deals = SeededDeals(secret)
-    seats = [SeatSpec("ai", level)] * rules.players
-    state = replay(start_game(rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "client"), deals))
+    state, deals = seeded_game(preset, [level] * rules.players, seed)
     rng = random.Random(seed)
     tally.games += 1
     while state.ended is None and tally.hands < hands:

@@ -16,13 +16,12 @@ from typing import Callable
 
 from domain.ai.knowledge import knowledge_of
 from domain.ai.players import choose
-from domain.dealing import start_game
 from domain.decide import decide
-from domain.events import HandScored, SeatSpec
-from domain.evolve import evolve, replay
-from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+from domain.events import HandScored
+from domain.evolve import evolve
 from domain.presets import resolve_rules
 from service.pool import run_all
+from service.seeded_games import seeded_game
 from service.runner import warm_fast_simulator
 
 
@@ -49,16 +48,14 @@ class SelfplayFigures:
 def play_game(preset: str, a_sides: set[int], levels: tuple[int, int], seed: str, max_hands: int) -> GameResult:
     """Play one game: the sides in ``a_sides`` at level A, the others at level B."""
     rules = resolve_rules(preset, {})
-    secret = seed_from_text(seed)
-    deals = SeededDeals(secret)
-    seats = [SeatSpec("ai", levels[0] if rules.side_of(s) in a_sides else levels[1]) for s in range(rules.players)]
-    state = replay(start_game(rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "client"), deals))
+    seats = [levels[0] if rules.side_of(s) in a_sides else levels[1] for s in range(rules.players)]
+    state, deals = seeded_game(preset, seats, seed)
     rng = random.Random(seed)
     diffs: list[float] = []
     while state.ended is None and (not max_hands or len(diffs) < max_hands):
         seat = state.to_act
         assert seat is not None
-        level = seats[seat].level or 1
+        level = seats[seat]
         for event in decide(state, choose(knowledge_of(state, seat), level, rng), deals):
             state = evolve(state, event)
             if isinstance(event, HandScored):

@@ -13,7 +13,12 @@ aloud) and the cards played, so a redeal of what the seat cannot see changes no 
 (tests/domain/ai/test_knowledge.py). Where the model does not cover the rules' auction,
 or no other seat has called, the deals are drawn as before, one per deal.
 
-``reference_deals`` is the reference, one deal at a time on ``Knowledge.deal``;
+Level 6 (``trust`` > 0) multiplies in the likelihood of the other seats' plays so far
+(fastsim/play_evidence.py: each seat with a choice taken to play level 3's card with
+chance ``trust``), once a card has been played by another seat; that weight is checked
+against the reducers' level 3 by tests/domain/ai/test_play_evidence.py.
+
+``reference_deals`` is the reference of the calls' weights, one deal at a time on ``Knowledge.deal``;
 ``deal`` is the compiled path (fastsim/inference.py's weights over fastsim's dealer).
 Given the same random numbers both keep the same deals (tests/domain/ai/test_inference.py).
 """

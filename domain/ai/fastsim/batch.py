@@ -36,6 +36,17 @@ def row_width(sides: int) -> int:
 
 
 @jit
+def hand_counts(hands: Any, players: int) -> Any:
+    """Return how many cards each seat's row of ``hands`` holds (-1 is padding)."""
+    base = np.zeros(players, dtype=np.int64)
+    for s in range(players):
+        for i in range(hands.shape[1]):
+            if hands[s, i] >= 0:
+                base[s] += 1
+    return base
+
+
+@jit
 def give_cards(hands: Any, owner: Any, base: Any, unseen: Any, holders: Any, players: int) -> None:
     """Add the unseen cards dealt to seats to their hands (after ``base[seat]`` cards) and owners."""
     fill = base.copy()
@@ -56,11 +67,7 @@ def play_deals(
     """Play the position after each of ``firsts`` (-1: no forced card) on every deal; fill ``out``."""
     players = config[PLAYERS]
     sides = config[SIDES]
-    base = np.zeros(players, dtype=np.int64)
-    for s in range(players):
-        for i in range(hands0.shape[1]):
-            if hands0[s, i] >= 0:
-                base[s] += 1
+    base = hand_counts(hands0, players)
     hands = hands0.copy()
     owner = owner0.copy()
     st = state0.copy()

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from domain.ai.fastsim.batch import hand_counts
 from domain.ai.fastsim.deals import Deals
 from domain.ai.fastsim.kernel import S_PLAYS, _in_order, _legal, _level3, jit
 from domain.ai.fastsim.position import is_supported, position_of
@@ -58,11 +59,7 @@ def _play_weights(
 ) -> None:
     """Fill ``out[d]`` with the likelihood of the other seats' plays from play ``first`` on, on deal d (see the module docstring)."""
     players = config[PLAYERS]
-    base = np.zeros(players, dtype=np.int64)
-    for s in range(players):
-        for i in range(hands0.shape[1]):
-            if hands0[s, i] >= 0:
-                base[s] += 1
+    base = hand_counts(hands0, players)
     hands = np.full((players, hands0.shape[1] + n_plays), -1, dtype=np.int64)
     owner = owner0.copy()
     fill = np.zeros(players, dtype=np.int64)
