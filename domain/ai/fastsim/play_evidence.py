@@ -31,7 +31,7 @@ from domain.ai.fastsim.batch import hand_counts
 from domain.ai.fastsim.deals import Deals
 from domain.ai.fastsim.kernel import S_PLAYS, _in_order, _legal, _level3, jit
 from domain.ai.fastsim.position import is_supported, position_of
-from domain.ai.fastsim.tables import M_DECK, M_TRUMP, PLAYERS
+from domain.ai.fastsim.tables import M_DECK, M_TRUMP, PLAYERS, TRUMP
 from domain.ai.knowledge import Knowledge
 
 
@@ -60,8 +60,25 @@ def _play_weights(
     """Fill ``out[d]`` with the likelihood of the other seats' plays from play ``first`` on, on deal d (see the module docstring)."""
     players = config[PLAYERS]
     base = hand_counts(hands0, players)
+    # Each seat's hand before the deal's cards: what it played, in play order, then what it
+    # is seen to hold; the deal's cards follow, as many for every deal.
     hands = np.full((players, hands0.shape[1] + n_plays), -1, dtype=np.int64)
-    owner = owner0.copy()
+    fixed = np.zeros(players, dtype=np.int64)
+    held0 = np.zeros(players, dtype=np.int64)
+    seen0 = np.zeros(players, dtype=np.int64)
+    for k in range(n_plays):
+        s = play_seat[k]
+        hands[s, fixed[s]] = play_card[k]
+        fixed[s] += 1
+        held0[s] |= 1 << play_card[k]
+    for s in range(players):
+        for i in range(base[s]):
+            hands[s, fixed[s]] = hands0[s, i]
+            fixed[s] += 1
+            held0[s] |= 1 << hands0[s, i]
+    for c in range(owner0.shape[0]):
+        if owner0[c] >= 0:
+            seen0[owner0[c]] |= 1 << c
     fill = np.zeros(players, dtype=np.int64)
     held = np.zeros(players, dtype=np.int64)
     seen = np.zeros(players, dtype=np.int64)
@@ -69,31 +86,17 @@ def _play_weights(
     scratch = np.zeros(64, dtype=np.int64)
     keys = np.zeros(64, dtype=np.int64)
     for d in range(holders.shape[0]):
-        hands[:, :] = -1
-        owner[:] = owner0
-        fill[:] = 0
-        for k in range(n_plays):
-            s = play_seat[k]
-            hands[s, fill[s]] = play_card[k]
-            fill[s] += 1
         for s in range(players):
-            for i in range(base[s]):
-                hands[s, fill[s]] = hands0[s, i]
-                fill[s] += 1
+            fill[s] = fixed[s]
+            held[s] = held0[s]
+            seen[s] = seen0[s]
         for k in range(unseen.shape[0]):
             h = holders[d, k]
             if h < players:
                 hands[h, fill[h]] = unseen[k]
                 fill[h] += 1
-                owner[unseen[k]] = h
-        for s in range(players):
-            held[s] = 0
-            seen[s] = 0
-            for i in range(fill[s]):
-                held[s] |= 1 << hands[s, i]
-        for c in range(owner.shape[0]):
-            if owner[c] >= 0:
-                seen[owner[c]] |= 1 << c
+                held[h] |= 1 << unseen[k]
+                seen[h] |= 1 << unseen[k]
         played = 0
         broken = False
         start = 0
@@ -114,15 +117,23 @@ def _play_weights(
                     n = _in_order(hands, seat, legal, options)
                     free = masks[M_DECK] & ~held[seat] & ~seen[seat] & ~played
                     # Level 3 breaks ties by hand order, which is not public: ask it with the
-                    # card played first among the options and last; a card it picks only one
-                    # way is tied with another, and counts half.
-                    picked = 0
-                    for turn in range(2):
-                        _place(options, n, card, turn == 1)
-                        choice = _level3(
+                    # card played first among the options, then last; a card it picks only
+                    # one way is tied with another, and counts half. Its comparisons are
+                    # strict, so a tie goes to the card first in hand, except between trumps
+                    # of one rank (jokers ranked as played), which its sort leaves in hand
+                    # order and of which it may take the last: only then is the card asked
+                    # last after level 3 picked another.
+                    _place(options, n, card, False)
+                    choice = _level3(
+                        cards, config, masks, seat, options, n, play_card, play_seat, start, k, free, scratch, keys,
+                    )
+                    picked = 1 if choice == card else 0
+                    if picked or (cards[TRUMP, choice] >= 0 and cards[TRUMP, choice] == cards[TRUMP, card]):
+                        _place(options, n, card, True)
+                        again = _level3(
                             cards, config, masks, seat, options, n, play_card, play_seat, start, k, free, scratch, keys,
                         )
-                        if choice == card:
+                        if again == card:
                             picked += 1
                     w *= (1.0 - trust) / n + trust * picked / 2.0
             held[seat] &= ~bit
