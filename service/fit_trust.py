@@ -57,10 +57,11 @@ def hand_plays(preset: str, level: int, seed: str) -> list[PlayObservation]:
         hand = state.hand
         assert seat is not None and hand is not None
         command = choose(knowledge_of(state, seat), level, rng)
-        cards = [c for c in honest(state, seat) if isinstance(c, PlayCard)]
         sets_trump = rules.trump_by != "declared" and not hand.tricks and not hand.table
-        if hand.phase == PLAYING and len(cards) > 1 and not sets_trump:
-            found.append((len(cards), level3(state, seat, rules_rng) == command))
+        if hand.phase == PLAYING and not sets_trump:
+            cards = [c for c in honest(state, seat) if isinstance(c, PlayCard)]
+            if len(cards) > 1:
+                found.append((len(cards), level3(state, seat, rules_rng) == command))
         events = decide(state, command, deals)
         for event in events:
             state = evolve(state, event)
