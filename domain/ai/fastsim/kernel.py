@@ -42,6 +42,7 @@ except ImportError:  # pragma: no cover - numba is a dependency; this keeps the 
     inline = jit
 
 from domain.ai.policies import STAKE
+from domain.ai.fastsim.bits import lowest_bit, popcount
 from domain.ai.fastsim.tables import (
     ABOVE, CAPTURE, COST, FINISH_EARLY, FIRST_LEAD, GAME_POINT, GAME_TIE_MAKERS, GIFT,
     JOKER_FIRST_LEAD, LAST_TRICK, LOW_POINT, M_DECK, M_JOKER, M_LIVE, M_SUIT, M_TRUMP,
@@ -67,35 +68,74 @@ ERROR_SHORT = -2  # the forced sequence ran out under POLICY_FORCED
 ERROR_STUCK = -3  # a seat to act has no legal card (the reference has no move either)
 
 
+# Bits of a play-rules word (play_rules): the rules of domain/play.py that decide the legal cards.
+R_TRUMP_ONLY = 1  # only trumps are played
+R_NO_JOKER_FIRST = 2  # a joker may not lead the first trick while the seat holds another card
+R_TRUMP_FIRST = 4  # the first lead is a trump when the seat holds one
+R_UNBROKEN = 8  # trump may not lead until broken while the seat holds another suit
+R_REVOKE = 16  # any card may follow (revokes stand under the penalty option)
+R_OR_TRUMP = 32  # a seat holding the led suit may follow or trump
+R_MUST_TRUMP = 64  # a seat out of the led suit must trump when it can
+
+
+@inline
+def play_rules(config: Any) -> int:
+    """Return the play-rules word of ``config`` (read once per playout, tested per play)."""
+    word = 0
+    if config[TRUMP_ONLY] == 1:
+        word |= R_TRUMP_ONLY
+    if config[JOKER_FIRST_LEAD] == 0:
+        word |= R_NO_JOKER_FIRST
+    if config[FIRST_LEAD] == 0:
+        word |= R_TRUMP_FIRST
+    if config[FIRST_LEAD] == 2:
+        word |= R_UNBROKEN
+    if config[REVOKE_PENALTY] == 1:
+        word |= R_REVOKE
+    if config[OR_TRUMP] == 1:
+        word |= R_OR_TRUMP
+    if config[MUST_TRUMP] == 1:
+        word |= R_MUST_TRUMP
+    return word
+
+
+@inline
+def _legal_by(rules: int, trump: int, joker: int, held: int, led: int, first: bool, broken: bool) -> int:
+    """Return the bit mask of the legal cards among ``held`` (domain/play.py lead_error, follow_error).
+
+    ``rules`` is a play-rules word, ``led`` the mask of the led suit's cards, 0 for a lead.
+    """
+    if led == 0:
+        legal = held
+        if rules & R_TRUMP_ONLY:
+            legal &= trump
+        if first and rules & R_NO_JOKER_FIRST and held & ~joker:
+            legal &= ~joker
+        if first and rules & R_TRUMP_FIRST and held & trump:
+            legal &= trump
+        if rules & R_UNBROKEN and not broken and held & ~trump:
+            legal &= ~trump
+        return legal
+    if rules & R_TRUMP_ONLY:
+        return held & trump
+    if rules & R_REVOKE:
+        return held
+    if held & led:
+        if rules & R_OR_TRUMP:
+            return held & (led | trump)
+        return held & led
+    if rules & R_MUST_TRUMP and held & trump:
+        return held & trump
+    return held
+
+
 @inline
 def _legal(
     cards: Any, config: Any, masks: Any, held: int, table_card: int, first: bool, broken: bool,
 ) -> int:
-    """Return the bit mask of the legal cards among ``held`` (domain/play.py lead_error, follow_error)."""
-    trump = masks[M_TRUMP]
-    if table_card < 0:
-        legal = held
-        if config[TRUMP_ONLY] == 1:
-            legal &= trump
-        if first and config[JOKER_FIRST_LEAD] == 0 and held & ~masks[M_JOKER]:
-            legal &= ~masks[M_JOKER]
-        if config[FIRST_LEAD] == 0 and first and held & trump:
-            legal &= trump
-        if config[FIRST_LEAD] == 2 and not broken and held & ~trump:
-            legal &= ~trump
-        return legal
-    if config[TRUMP_ONLY] == 1:
-        return held & trump  # type: ignore[no-any-return]
-    if config[REVOKE_PENALTY] == 1:
-        return held
-    suit = masks[M_SUIT + cards[SUIT, table_card]]
-    if held & suit:
-        if config[OR_TRUMP] == 1:
-            return held & (suit | trump)  # type: ignore[no-any-return]
-        return held & suit  # type: ignore[no-any-return]
-    if config[MUST_TRUMP] == 1 and held & trump:
-        return held & trump  # type: ignore[no-any-return]
-    return held
+    """Return the bit mask of the legal cards among ``held``, ``table_card`` led (-1: none; see _legal_by)."""
+    led = masks[M_SUIT + cards[SUIT, table_card]] if table_card >= 0 else 0
+    return _legal_by(play_rules(config), masks[M_TRUMP], masks[M_JOKER], held, led, first, broken)  # type: ignore[no-any-return]
 
 
 @inline
@@ -273,30 +313,18 @@ def _in_order(hands: Any, seat: int, mask: int, options: Any) -> int:
     return n
 
 
-# A de Bruijn sequence and its table: the index of a lone set bit in one multiplication.
-_DE_BRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_BIT_INDEX = np.zeros(64, dtype=np.int64)
-for _i in range(64):
-    _BIT_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
-
-
 @inline
 def _nth_bit(mask: int, k: int) -> int:
     """Return the index of the k-th (from 0) set bit of ``mask``."""
     for _ in range(k):
         mask &= mask - 1
-    low = np.uint64(mask & -mask)
-    return _BIT_INDEX[np.int64((low * _DE_BRUIJN) >> np.uint64(58))]  # type: ignore[no-any-return]
+    return lowest_bit(mask)
 
 
 @inline
 def _bits(mask: int) -> int:
-    """Return how many bits of ``mask`` are set (SWAR: a few operations, no loop)."""
-    x = np.uint64(mask)
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))  # type: ignore[return-value]
+    """Return how many bits of ``mask`` are set."""
+    return popcount(mask)
 
 
 @inline
@@ -347,11 +375,15 @@ def _playout(
         start -= 1
     made = 0
     finished = False
+    x = rng[0]  # the xorshift state, kept in a register (written back at each step)
+    rules = play_rules(config)
+    trump = masks[M_TRUMP]
+    joker = masks[M_JOKER]
+    led = masks[M_SUIT + cards[SUIT, play_card[start]]] if plays > start else 0
     while not finished:
         # A seat plays (decide: PlayCard; evolve: CardPlayed).
         seat = to_act
-        table_card = play_card[start] if plays > start else -1
-        legal = _legal(cards, config, masks, held[seat], table_card, n_tricks == 0, broken)
+        legal = _legal_by(rules, trump, joker, held[seat], led, n_tricks == 0, broken)
         if legal == 0:
             return ERROR_STUCK
         if made < legal_masks.shape[0]:
@@ -361,7 +393,6 @@ def _playout(
             if card < 0 or not (legal >> card) & 1:
                 return ERROR_ILLEGAL
         elif policy == POLICY_RANDOM:
-            x = rng[0]
             x ^= x >> np.uint64(12)
             x ^= x << np.uint64(25)
             x ^= x >> np.uint64(27)
@@ -378,10 +409,11 @@ def _playout(
         held[seat] &= ~bit
         played |= bit
         remaining -= 1
-        if bit & masks[M_TRUMP]:
+        if bit & trump:
             broken = True
         if plays == start:
             leader = seat
+            led = masks[M_SUIT + cards[SUIT, card]]
         play_card[plays] = card
         play_seat[plays] = seat
         play_trick[plays] = n_tricks
@@ -390,7 +422,7 @@ def _playout(
         if out:
             to_act = _next_in_trick(players, seat, leader, out)
         else:
-            to_act = -1 if plays - start == players else (seat + 1) % players
+            to_act = -1 if plays - start == players else (seat + 1 if seat + 1 < players else 0)
         # What follows by itself (decide._next), until a seat must act.
         while True:
             if to_act < 0:
@@ -398,13 +430,14 @@ def _playout(
                 winners[n_tricks] = winner
                 n_tricks += 1
                 start = plays
+                led = 0
                 if remaining == 0:
                     finished = True
                     break
                 to_act = winner
                 leader = winner
                 continue
-            if config[TRUMP_ONLY] == 1 and not held[to_act] & masks[M_TRUMP]:
+            if rules & R_TRUMP_ONLY and not held[to_act] & trump:
                 out |= 1 << to_act
                 if plays > start:
                     to_act = _next_in_trick(players, to_act, leader, out)
@@ -430,8 +463,8 @@ def _playout(
                     while remaining > 0:
                         for position in range(players):
                             s = (leader + position) % players
-                            first_card = play_card[start] if plays > start else -1
-                            n = _in_order(hands, s, _legal(cards, config, masks, held[s], first_card, False, True), options)
+                            led = masks[M_SUIT + cards[SUIT, play_card[start]]] if plays > start else 0
+                            n = _in_order(hands, s, _legal_by(rules, trump, joker, held[s], led, False, True), options)
                             card = options[0]
                             held[s] &= ~(1 << card)
                             remaining -= 1
@@ -445,7 +478,7 @@ def _playout(
                         start = plays
                     finished = True
             break
-    _score(cards, config, owner, state[S_MAKERS], play_card, play_seat, play_trick, winners, plays, n_tricks, points, tricks, work[5])
+    _score(cards, config, owner, state[S_MAKERS], play_card, play_seat, play_trick, winners, plays, n_tricks, points, tricks, work[5], work[6])
     state[S_PLAYS] = plays
     state[S_TRICKS] = n_tricks
     return made
@@ -467,22 +500,28 @@ def playout(
 @inline
 def _score(
     cards: Any, config: Any, owner: Any, makers: int, play_card: Any, play_seat: Any, play_trick: Any,
-    winners: Any, plays: int, n_tricks: int, points: Any, tricks: Any, pips: Any,
+    winners: Any, plays: int, n_tricks: int, points: Any, tricks: Any, pips: Any, side_of: Any,
 ) -> None:
-    """Count each side's points (points.award_points, without hand scoring) and tricks."""
+    """Count each side's points (points.award_points, without hand scoring) and tricks.
+
+    ``pips`` and ``side_of`` are scratch rows (each side's game count, each seat's side:
+    a table, so that no division is made per card).
+    """
     sides = config[SIDES]
     for s in range(sides):
         points[s] = 0
         tricks[s] = 0
         pips[s] = 0
+    for s in range(config[PLAYERS]):
+        side_of[s] = s % sides
     for t in range(n_tricks):
-        tricks[winners[t] % sides] += 1
+        tricks[side_of[winners[t]]] += 1
     high = -1
     low = -1
     spade = -1
     for k in range(plays):
         c = play_card[k]
-        capturer = winners[play_trick[k]] % sides
+        capturer = side_of[winners[play_trick[k]]]
         points[capturer] += cards[CAPTURE, c]
         pips[capturer] += cards[PIPS, c]
         if cards[TRUMP, c] >= 0:
@@ -493,7 +532,7 @@ def _score(
         if cards[SPADE, c] >= 0 and (spade < 0 or cards[SPADE, c] > cards[SPADE, play_card[spade]]):
             spade = k
     if high >= 0:
-        points[winners[play_trick[high]] % sides] += 1
+        points[side_of[winners[play_trick[high]]]] += 1
     if low >= 0:
         mode = config[LOW_POINT]
         seat = winners[play_trick[low]]
@@ -501,9 +540,9 @@ def _score(
             seat = play_seat[low]
         elif mode == 1:
             seat = owner[play_card[low]] if owner[play_card[low]] >= 0 else play_seat[low]
-        points[seat % sides] += 1
+        points[side_of[seat]] += 1
     if config[LAST_TRICK] == 1 and n_tricks > 0:
-        points[winners[n_tricks - 1] % sides] += 1
+        points[side_of[winners[n_tricks - 1]]] += 1
     if config[GAME_POINT] == 1:
         best = 0
         for s in range(sides):
@@ -521,10 +560,10 @@ def _score(
             elif config[GAME_TIE_MAKERS] == 1 and pips[makers] == best:
                 points[makers] += 1
     if config[SPADE_POINT] == 1 and spade >= 0:
-        points[winners[play_trick[spade]] % sides] += 1
+        points[side_of[winners[play_trick[spade]]]] += 1
 
 
-WORK_ROWS = 6
+WORK_ROWS = 7
 WORK_WIDTH = 64
 
 

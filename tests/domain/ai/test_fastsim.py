@@ -305,3 +305,18 @@ def test_plays_under_a_revoke_penalty_are_estimated_on_the_kernel_as_on_the_redu
         assert [(e.command, e.points, e.margin) for e in fast] == [(e.command, e.points, e.margin) for e in slow]
         checked += 1
     assert checked >= 5
+
+
+def test_the_kernels_bit_counts_agree_with_python_on_every_card_index() -> None:
+    """The kernel counts a hand's cards and finds its k-th card by processor instructions
+    (bits.py); over masks of every card index up to 63 (the sign bit included) they agree
+    with Python's own arithmetic."""
+    from domain.ai.fastsim.kernel import _bits, _nth_bit
+
+    rng = random.Random(7)
+    masks = [1 << i for i in range(64)] + [rng.getrandbits(64) for _ in range(500)]
+    for mask in masks:
+        signed = mask - (1 << 64) if mask >> 63 else mask
+        indices = [i for i in range(64) if mask >> i & 1]
+        assert _bits(signed) == len(indices)
+        assert [_nth_bit(signed, k) for k in range(len(indices))] == indices
