@@ -194,7 +194,7 @@ def _cheapest(cards: Any, options: Any, n: int) -> int:
     return best  # type: ignore[no-any-return]
 
 
-@jit
+@inline
 def _level3(
     cards: Any, config: Any, masks: Any, seat: int, options: Any, n: int, play_card: Any,
     play_seat: Any, start: int, end: int, unseen: int, scratch: Any, keys: Any,
@@ -299,7 +299,7 @@ def _next_in_trick(n: int, seat: int, leader: int, out: int) -> int:
     return -1
 
 
-@jit
+@inline
 def _in_order(hands: Any, seat: int, mask: int, options: Any) -> int:
     """Fill ``options`` with the cards of ``mask`` in ``seat``'s hand order; return how many."""
     n = 0

@@ -29,9 +29,9 @@ import numpy as np
 
 from domain.ai.fastsim.batch import hand_counts
 from domain.ai.fastsim.deals import Deals
-from domain.ai.fastsim.kernel import S_PLAYS, _in_order, _legal, _level3, jit
+from domain.ai.fastsim.kernel import S_PLAYS, _in_order, _legal_by, _level3, jit, play_rules
 from domain.ai.fastsim.position import is_supported, position_of
-from domain.ai.fastsim.tables import M_DECK, M_TRUMP, PLAYERS, TRUMP
+from domain.ai.fastsim.tables import M_DECK, M_JOKER, M_SUIT, M_TRUMP, PLAYERS, SUIT, TRUMP
 from domain.ai.knowledge import Knowledge
 
 
@@ -85,6 +85,17 @@ def _play_weights(
     options = np.zeros(64, dtype=np.int64)
     scratch = np.zeros(64, dtype=np.int64)
     keys = np.zeros(64, dtype=np.int64)
+    rules = play_rules(config)
+    trump = masks[M_TRUMP]
+    joker = masks[M_JOKER]
+    # The mask of the led suit at each play (0 for a lead), the same for every deal.
+    led = np.zeros(max(n_plays, 1), dtype=np.int64)
+    start = 0
+    for k in range(1, n_plays):
+        if play_trick[k] != play_trick[k - 1]:
+            start = k
+        else:
+            led[k] = masks[M_SUIT + cards[SUIT, play_card[start]]]
     for d in range(holders.shape[0]):
         for s in range(players):
             fill[s] = fixed[s]
@@ -108,8 +119,7 @@ def _play_weights(
             card = play_card[k]
             bit = 1 << card
             if seat != me and k >= first:
-                table_card = play_card[start] if k > start else -1
-                legal = _legal(cards, config, masks, held[seat], table_card, play_trick[k] == 0, broken)
+                legal = _legal_by(rules, trump, joker, held[seat], led[k], play_trick[k] == 0, broken)
                 if not legal & bit:
                     w = 0.0  # the seat could not have played it with the deal's cards
                     break
@@ -138,7 +148,7 @@ def _play_weights(
                     w *= (1.0 - trust) / n + trust * picked / 2.0
             held[seat] &= ~bit
             played |= bit
-            if bit & masks[M_TRUMP]:
+            if bit & trump:
                 broken = True
         out[d] = w
 
