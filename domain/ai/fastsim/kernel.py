@@ -224,11 +224,13 @@ def _level3(
                     return c  # type: ignore[no-any-return]
             return scratch[m - 1]  # type: ignore[no-any-return]
         best = -1
+        best_power = -1
         for i in range(n):
             c = options[i]
             if cards[TRUMP, c] < 0 and _is_boss(cards, c, unseen):
-                if best < 0 or _power(cards, -1, c) > _power(cards, -1, best):
-                    best = c
+                power = _power(cards, -1, c)
+                if best < 0 or power > best_power:
+                    best, best_power = c, power
         if best >= 0:
             return best
         cheap = -1
@@ -241,21 +243,22 @@ def _level3(
     led = cards[SUIT, play_card[start]]
     best_seat = play_seat[start]
     best = play_card[start]
-    for k in range(start + 1, end):
-        if _power(cards, led, play_card[k]) > _power(cards, led, best):
-            best_seat, best = play_seat[k], play_card[k]
-    last = end - start == players - 1
     to_beat = _power(cards, led, best)
+    for k in range(start + 1, end):
+        power = _power(cards, led, play_card[k])
+        if power > to_beat:
+            best_seat, best, to_beat = play_seat[k], play_card[k], power
+    last = end - start == players - 1
     m = 0
     for i in range(n):
         c = options[i]
-        if _power(cards, led, c) > to_beat:
+        power = _power(cards, led, c)
+        if power > to_beat:
             scratch[m] = c
-            keys[m] = _power(cards, led, c)
+            keys[m] = power
             m += 1
     _sort_by(keys, scratch, m)
-    cheapest = _cheapest(cards, options, n)
-    if best_seat % sides == seat % sides:
+    if (best_seat - seat) % sides == 0:
         # In third seat, do not trump partner's high card: when it is sure, give it points.
         if last or _is_boss(cards, best, unseen):
             present = options[0]
@@ -265,15 +268,15 @@ def _level3(
                     cards[GIFT, c] == cards[GIFT, present] and _power(cards, led, c) < _power(cards, led, present)
                 ):
                     present = c
-            return present if cards[GIFT, present] > 0 else cheapest  # type: ignore[no-any-return]
+            return present if cards[GIFT, present] > 0 else _cheapest(cards, options, n)  # type: ignore[no-any-return]
         pick = -1
         for i in range(n):
             c = options[i]
             if _power(cards, led, c) <= to_beat and (pick < 0 or cards[COST, c] < cards[COST, pick]):
                 pick = c
-        return pick if pick >= 0 else cheapest
+        return pick if pick >= 0 else _cheapest(cards, options, n)
     if m == 0:
-        return cheapest  # type: ignore[no-any-return]
+        return _cheapest(cards, options, n)  # type: ignore[no-any-return]
     if last:
         return scratch[0]  # type: ignore[no-any-return]
     for i in range(m):
@@ -284,7 +287,7 @@ def _level3(
         g = cards[GIFT, play_card[k]]
         if g > 0:
             stake += g
-    return scratch[m - 1] if stake >= STAKE else cheapest  # type: ignore[no-any-return]
+    return scratch[m - 1] if stake >= STAKE else _cheapest(cards, options, n)  # type: ignore[no-any-return]
 
 
 @inline
