@@ -130,15 +130,6 @@ def _legal_by(rules: int, trump: int, joker: int, held: int, led: int, first: bo
 
 
 @inline
-def _legal(
-    cards: Any, config: Any, masks: Any, held: int, table_card: int, first: bool, broken: bool,
-) -> int:
-    """Return the bit mask of the legal cards among ``held``, ``table_card`` led (-1: none; see _legal_by)."""
-    led = masks[M_SUIT + cards[SUIT, table_card]] if table_card >= 0 else 0
-    return _legal_by(play_rules(config), masks[M_TRUMP], masks[M_JOKER], held, led, first, broken)  # type: ignore[no-any-return]
-
-
-@inline
 def _trick_winner(cards: Any, play_card: Any, play_seat: Any, start: int, end: int) -> int:
     """Return the winner of the trick of plays start..end-1 (domain/trumps.py trick_winner)."""
     best_seat = play_seat[start]
