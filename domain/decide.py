@@ -32,7 +32,7 @@ from domain.events import (
 )
 from domain.evolve import evolve_and_keep, evolve_once
 from domain.play import check_face_down, check_play, has_trump, order_of
-from domain.scoring import Settlement, game_result, settle_hand
+from domain.scoring import Settlement, game_result, score_hand, settle_hand
 from domain.state import (
     BIDDING, DEALER_SET, DECLARING, DISCARDING, DRAWING, KITTY, PLAYING, REDEALING, SCORING,
     GameState, HandState,
@@ -116,19 +116,25 @@ def decide(state: GameState, command: Command, source: DealSource) -> list[Event
     return _decide(state, command, source, evolve_and_keep)[0]
 
 
-def decide_and_fold(state: GameState, command: Command, source: DealSource) -> tuple[list[Event], list[GameState]]:
+def decide_and_fold(
+    state: GameState, command: Command, source: DealSource, to_score: bool = False,
+) -> tuple[list[Event], list[GameState]]:
     """Return the events ``command`` causes and the state after each event that decide folded.
 
     ``decide`` folds every event it returns up to the hand's score, a new deal or the
     game's end (the states it needs to find what follows); the n-th state is the fold of
     the first n events through ``evolve``, so a caller playing on (a rollout) need not
-    fold them again. Raise an IllegalActionError, as ``decide`` does, when not allowed.
+    fold them again. With ``to_score`` the events stop at the hand's HandScored, unfolded:
+    what follows a score (the deal's key, the next deal or the game's end) is left out,
+    for a caller that wants only the hand's score (a rollout). Raise an
+    IllegalActionError, as ``decide`` does, when not allowed.
     """
-    return _decide(state, command, source, evolve_once)
+    return _decide(state, command, source, evolve_once, to_score)
 
 
 def _decide(
     state: GameState, command: Command, source: DealSource, fold: Callable[[GameState, Event], GameState],
+    to_score: bool = False,
 ) -> tuple[list[Event], list[GameState]]:
     checked = check_command(state, command)
     hand = state.hand
@@ -143,7 +149,7 @@ def _decide(
             if after is not None and after.to_act is not None and not state.rules.trump_only:
                 # The trick goes on: nothing follows by itself (what _next would find, sooner).
                 return [played], [state]
-            return _follow(state, [played], [state], source, fold)
+            return _follow(state, [played], [state], source, fold, to_score)
         events = [played, Revoked(seat=seat, card=command.card, trick=len(hand.tricks) + 1)]
     elif isinstance(command, MakeBid):
         events = [BidMade(seat=seat, amount=command.amount)]
@@ -168,11 +174,14 @@ def _decide(
     for event in events:
         state = fold(state, event)
         states.append(state)
-    return _follow(state, events, states, source, fold)
+    return _follow(state, events, states, source, fold, to_score)
 
 
-def _next(state: GameState, source: DealSource, misdeal: bool) -> list[Event]:
-    """Return the events that follow by themselves from ``state``, or [] when a seat must act."""
+def _next(state: GameState, source: DealSource, misdeal: bool, to_score: bool = False) -> list[Event]:
+    """Return the events that follow by themselves from ``state``, or [] when a seat must act.
+
+    With ``to_score``, a hand's end gives its HandScored alone.
+    """
     hand = state.hand
     if hand is None or state.ended is not None:
         return []
@@ -204,9 +213,12 @@ def _next(state: GameState, source: DealSource, misdeal: bool) -> list[Event]:
             return [StockReshuffled(cards=source.reshuffle(hand.deal, hand.extra.reshuffles + 1, discards), deal=hand.deal)]
         return [CardsDrawn(seat=seat, cards=hand.stock[:count], deal=hand.deal)]
     if phase == SCORING:
+        if to_score:
+            return [score_hand(rules, hand, state.scores)]
         return _finish_hand(state, hand, source, settle_hand(state, hand))
     if phase == DEALER_SET:
-        return _finish_hand(state, hand, source, _dealer_set(state, hand))
+        settled = _dealer_set(state, hand)
+        return [settled.scored] if to_score else _finish_hand(state, hand, source, settled)
     if phase == REDEALING:
         return _redeal(state, hand, source, misdeal)
     return []
@@ -214,16 +226,18 @@ def _next(state: GameState, source: DealSource, misdeal: bool) -> list[Event]:
 
 def _follow(
     state: GameState, events: list[Event], states: list[GameState], source: DealSource,
-    fold: Callable[[GameState, Event], GameState],
+    fold: Callable[[GameState, Event], GameState], to_score: bool = False,
 ) -> tuple[list[Event], list[GameState]]:
     misdeal = isinstance(events[0], MisdealDeclared)
     while True:
-        more = _next(state, source, misdeal)
+        more = _next(state, source, misdeal, to_score)
         if not more:
             return events, states
         events.extend(more)
         if isinstance(more[-1], (HandDealt, GameEnded)):
             return events, states  # nothing follows a new deal (a seat is to act) or the game's end
+        if to_score and isinstance(more[-1], HandScored):
+            return events, states
         for event in more:
             state = fold(state, event)
             states.append(state)

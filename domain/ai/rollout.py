@@ -41,7 +41,7 @@ def step(state: GameState, command: Command) -> tuple[GameState, HandScored | No
 
     A hand thrown in (everyone passed, a misdeal) ends the rollout with no change of score.
     """
-    events, states = decide_and_fold(state, command, NO_DEALS)
+    events, states = decide_and_fold(state, command, NO_DEALS, to_score=True)
     if len(states) == len(events):
         return states[-1], None  # every event folded: no score, deal or end among them
     for i, event in enumerate(events):

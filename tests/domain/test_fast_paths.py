@@ -4,7 +4,8 @@
   ``playable_cards`` works out, and ``check_play`` answers for every held card exactly
   as ``check_play_afresh`` does (the same revoke flag, the same refusal in the same words);
 - ``decide_and_fold`` returns exactly ``decide``'s events, and as its states the fold of
-  those events through ``evolve``;
+  those events through ``evolve``; asked to stop at the score, it returns the same events
+  up to and including the hand's HandScored, and the same states;
 - ``step`` (domain/ai/rollout.py) returns the state and score that folding ``decide``'s
   events one by one gives;
 - ``PerRules`` builds once per Rules object and tells equal Rules objects apart.
@@ -77,6 +78,10 @@ def _check_command(state: GameState, command: Command) -> None:
     assert len(states) <= len(events)
     for n, after in enumerate(states, start=1):
         assert after == replay(events[:n], state)
+    to_score, folded = decide_and_fold(state, command, NO_DEALS, to_score=True)
+    scored = next((n for n, e in enumerate(expected, start=1) if isinstance(e, HandScored)), len(expected))
+    assert to_score == expected[:scored]
+    assert folded == states[:len(folded)] and len(folded) >= min(len(states), scored - 1)
     assert step(state, command) == _reference_step(state, command)
 
 
