@@ -142,7 +142,7 @@ def _decide(
     seat = command.seat
     events: list[Event]
     if isinstance(command, PlayCard):
-        played = CardPlayed(seat=seat, card=command.card)
+        played = CardPlayed(seat, command.card)
         if not checked:
             state = fold(state, played)
             after = state.hand
@@ -192,10 +192,8 @@ def _next(state: GameState, source: DealSource, misdeal: bool, to_score: bool = 
         if to_act is None:
             assert hand.leader is not None
             winner = trick_winner(hand.table, order_of(rules, hand))
-            return [TrickTaken(
-                trick=len(hand.tricks) + 1, leader=hand.leader, winner=winner,
-                cards=tuple(card for _, card in hand.table),
-            )]
+            # TrickTaken(trick, leader, winner, cards), by position: the cheaper call.
+            return [TrickTaken(len(hand.tricks) + 1, hand.leader, winner, tuple([card for _, card in hand.table]))]
         if rules.trump_only and hand.trump is not None and not has_trump(rules, hand, to_act):
             return [SatOut(seat=to_act)]
         if rules.finish_early and hand.tricks and not hand.table and points_decided(rules, hand):
