@@ -93,10 +93,13 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "joker_place", "below-jacks",
         "Where the jokers rank in trump: below-jacks (just above the ten, below the jack and any off-jack), "
-        "between-jacks (below the jack, above the off-jack), below-two (one joker below the two, ignored for low).",
+        "between-jacks (below the jack, above the off-jack), below-two (one joker below the two, ignored for low), "
+        "above-ace (the ultimate trump: above every other card; it never takes the low point, which goes to the "
+        "low trump's original owner or player).",
         "000 'Scoring' (Jokers: ranked below the jack; one joker may rank below the two); 000 'Preset Game Rules' "
-        "(6 point: between the 10 and off-jack); 001 'Set Back'; 002 '10-point Pitch' (between the 10 and Jack)",
-        choices=("below-jacks", "between-jacks", "below-two"),
+        "(6 point: between the 10 and off-jack); 001 'Set Back'; 002 '10-point Pitch' (between the 10 and Jack); "
+        "003 'Off-jack, jokers and odd trumps' (the ultimate trump, capturing everything but the low trump)",
+        choices=("below-jacks", "between-jacks", "below-two", "above-ace"),
     ),
     OptionSpec(
         "joker_order", "red-high",
@@ -676,6 +679,13 @@ def check_rules(rules: Rules) -> Rules:
             f"options 'joker_place' ('below-two') and 'jokers' ({rules.jokers}) contradict: "
             "only a single joker ranks below the two",
             ("joker_place", "jokers"),
+        )
+    if rules.joker_place == "above-ace" and rules.low_point == "capturer":
+        # 003 "Off-jack, jokers and odd trumps": the ultimate trump captures everything but the low trump.
+        raise RulesError(
+            "options 'joker_place' ('above-ace') and 'low_point' ('capturer') contradict: the ultimate trump "
+            "captures everything but the low trump, whose point goes to its original owner or player",
+            ("joker_place", "low_point"),
         )
     for name, rank in (("off_jack", "J"), ("off_ace", "A"), ("off_three", "3"), ("off_five", "5"), ("off_nine", "9")):
         if getattr(rules, name) and rank in rules.removed_ranks:

@@ -3,9 +3,9 @@
 The trump suit holds its own ranks (2 low to A high, less any removed ranks), plus, by
 option, the off-cards (the jack, ace, three, five or nine of the same colour, each just
 below its twin: 000 "Scoring") and the jokers (000 "Jokers"; 002 "10-point Pitch";
-001 "Set Back"). A card's strength in a trick: trumps beat every other card and rank
-among themselves by the trump order; other cards rank 2 (low) to A (high) and win only
-in the suit led. Under "first joker played is high" the two jokers share one strength,
+001 "Set Back"; above the ace as 003's "ultimate trump"). A card's strength in a
+trick: trumps beat every other card and rank among themselves by the trump order; other
+cards rank 2 (low) to A (high) and win only in the suit led. Under "first joker played is high" the two jokers share one strength,
 so the first played on a trick wins (000 "Playing"). The order is computed once per
 (rules, trump) and cached.
 """
@@ -89,6 +89,8 @@ def _trump_order(rules: Rules, suit: str) -> TrumpOrder:
     if jokers:
         if rules.joker_place == "below-two":
             at = 0
+        elif rules.joker_place == "above-ace":
+            at = len(cards)  # 003's ultimate trump
         elif rules.joker_place == "between-jacks" and "J" + suit in cards:
             at = cards.index("J" + suit)
         else:

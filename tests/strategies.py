@@ -49,6 +49,7 @@ OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"jokers": 2, "off_jack": True},
     {"jokers": 2, "joker_place": "between-jacks", "joker_order": "first-played-high", "off_jack": True},
     {"jokers": 1, "joker_place": "below-two", "off_five": True, "off_three": True},
+    {"jokers": 2, "joker_place": "above-ace", "low_point": "original-owner", "off_jack": True},
     {"removed_ranks": "23456", "off_ace": True, "off_nine": True},
 )
 

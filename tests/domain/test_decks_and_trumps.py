@@ -59,13 +59,16 @@ def test_jokers_are_added_to_the_deck_and_belong_to_trump(jokers: int, expected:
         ({"jokers": 1, "off_jack": True}, "2S 3S 4S 5S 6S 7S 8S 9S TS RJ JC JS QS KS AS"),
         ({"jokers": 2, "off_jack": True, "joker_place": "between-jacks"}, "2S 3S 4S 5S 6S 7S 8S 9S TS JC BJ RJ JS QS KS AS"),
         ({"jokers": 1, "joker_place": "below-two"}, "RJ 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS"),
+        ({"jokers": 1, "joker_place": "above-ace", "low_point": "original-owner"}, "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS RJ"),
+        ({"jokers": 2, "joker_place": "above-ace", "low_point": "player"}, "2S 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS BJ RJ"),
     ],
 )
 def test_joker_place_ranks_the_jokers_in_trump(options: dict[str, object], trump_cards: str) -> None:
-    """001_7ce2dc221d1f8f64.txt, "29 Card Arizona Pitch" (A K Q J Joker T 9 6) and "Set Back" (joker below the two); 000 "Preset Game Rules" (6 point: between the 10 and off-jack).
+    """001_7ce2dc221d1f8f64.txt, "29 Card Arizona Pitch" (A K Q J Joker T 9 6) and "Set Back" (joker below the two); 000 "Preset Game Rules" (6 point: between the 10 and off-jack); 003_da4a947e3fecc28d.txt, "Off-jack, jokers and odd trumps" (the joker as the ultimate trump).
 
     below-jacks puts the jokers just above the ten, below any jack; between-jacks between
-    the jack and the off-jack; below-two under the two.
+    the jack and the off-jack; below-two under the two; above-ace over the ace, the
+    ultimate trump (two of them: the red above the black).
     """
     assert trump_order(rules_with(**options), "S").cards == tuple(trump_cards.split())
 

@@ -319,6 +319,7 @@ def test_a_value_of_the_wrong_kind_is_refused_by_name(name: str, value: object) 
         ({"min_bid": 4, "max_bid": 3}, ("min_bid", "max_bid")),
         ({"players": 5}, ("players", "side_size")),
         ({"players": 3, "side_size": 3}, ("players", "side_size")),
+        ({"jokers": 1, "joker_place": "above-ace", "low_point": "capturer"}, ("joker_place", "low_point")),
     ],
 )
 def test_contradictory_options_are_refused_naming_both(options: dict[str, object], named: tuple[str, ...]) -> None:

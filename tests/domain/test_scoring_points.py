@@ -158,6 +158,21 @@ def test_a_joker_below_the_two_scores_but_is_never_low() -> None:
     assert (kinds(scored)["low"].card, kinds(scored)["red-joker"].side) == ("2S", 1)
 
 
+def test_the_ultimate_trump_joker_takes_every_card_but_not_the_low_point() -> None:
+    """003_da4a947e3fecc28d.txt, "Off-jack, jokers and odd trumps": a joker as the ultimate trump, capturing everything but the low trump, and worth a point.
+
+    The joker outranks the ace of trump, so seat 1's joker wins the trick of the ace and
+    the two of trump: its side takes the joker's point and high (the joker is the highest
+    trump in play), while low, the two, is not captured: it scores for the side it was
+    dealt to, seat 2's.
+    """
+    scored = score(["AS RJ 2S 3H"], {"jokers": 1, "joker_place": "above-ace", "low_point": "original-owner"})
+    points = kinds(scored)
+    assert (points["high"].card, points["high"].side) == ("RJ", 1)
+    assert (points["red-joker"].side, points["red-joker"].value) == (1, 1)
+    assert (points["low"].card, points["low"].side, points["low"].receiver) == ("2S", 0, "original-owner")
+
+
 def test_joker_pips_count_half_a_pip_toward_game() -> None:
     """003_da4a947e3fecc28d.txt, "Common minor variations": jokers are worth half a pip.
 
