@@ -301,12 +301,19 @@ def card_counter(state: GameState, seat: int | None) -> dict[str, Any]:
     """Return the cards played this hand by suit, and how many of each suit ``seat`` has not seen.
 
     Suits are the printed ones (S H D C, and J for the jokers when the deck has them).
+    What the seat has seen: the cards played, the cards it holds and the cards it has
+    discarded that still lie in its discard pile (once the discards are shuffled into
+    the stock, another seat may draw them, and they count as unseen again).
     """
     deck = deck_of(state.rules)
     suits = list(SUITS) + (["J"] if state.rules.jokers else [])
     hand = state.hand
     played = [card for _, card in _plays(hand)] if hand is not None else []
-    own = set(hand.cards[seat]) if hand is not None and seat is not None else set()
+    own: set[str] = set()
+    if hand is not None and seat is not None:
+        own = set(hand.cards[seat])
+        if hand.extra.discards:
+            own |= set(hand.extra.discards[seat])
     seen = own | set(played)
     return {
         "played": {s: [c for c in played if c[1] == s] for s in suits},

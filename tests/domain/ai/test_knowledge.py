@@ -17,10 +17,11 @@ from hypothesis import strategies as st
 from domain.ai.knowledge import card_counter, knowledge_of
 from domain.ai.players import choose, hint
 from domain.dealing import deck_of
-from domain.state import GameState
+from domain.presets import PRESETS
+from domain.state import PLAYING, GameState
 from domain.trumps import trump_order
 from tests.domain.helpers import DEAL_FOLLOW, game_with
-from tests.strategies import played_games, rng_seeds
+from tests.strategies import play_game, played_games, rng_seeds
 
 
 def _states(game: object) -> list[GameState]:
@@ -113,6 +114,32 @@ def test_the_card_counter_lists_the_played_cards_by_suit_and_counts_the_unseen()
     assert counter["unseen"] == {"S": 13 - 4 - 1, "H": 13 - 1 - 1, "D": 13 - 3, "C": 13}
     spectator = card_counter(table.state, None)
     assert spectator["unseen"]["S"] == 9
+
+
+def test_the_card_counter_counts_the_seats_own_discards_as_seen() -> None:
+    """000_58bf5efc645e9b53.txt, "Learning Features" (Card counter) and "Discarding": a seat knows the cards it threw away.
+
+    In Pedro each seat discards its non-trumps; while they lie in its discard pile they
+    are out of play, so the counter does not count them among the cards still unseen.
+    Another seat's discards, face down, stay unseen to it.
+    """
+    pedro = next(p for p in PRESETS if p.name == "pedro")
+    checked = 0
+    for seed in range(6):
+        game = play_game(pedro.rules, f"counter-{seed}", seed, max_hands=1, pass_rate=0.3)
+        for state in _states(game):
+            hand = state.hand
+            assert hand is not None
+            seat = state.to_act
+            assert seat is not None
+            if hand.phase != PLAYING or not hand.extra.discards[seat]:
+                continue
+            counter = card_counter(state, seat)
+            played = sum(len(cards) for cards in counter["played"].values())
+            own = len(hand.cards[seat]) + len(hand.extra.discards[seat])
+            assert sum(counter["unseen"].values()) == len(deck_of(state.rules)) - own - played
+            checked += 1
+    assert checked > 0
 
 
 def test_the_view_carries_the_card_counter() -> None:
