@@ -22,7 +22,7 @@ from typing import Sequence
 
 from domain.cards import game_points
 from domain.events import TrickPlays
-from domain.play import follow_error, is_trump_broken, lead_error
+from domain.play import follow_error, is_trump_broken, lead_error, next_leader
 from domain.rules import Rules
 from domain.state import HandState
 from domain.trumps import TrumpOrder, trick_winner, trump_order
@@ -81,7 +81,7 @@ def claim_tricks(rules: Rules, hand: HandState, seat: int) -> tuple[TrickPlays, 
                 if rules.side_of(winner) != side:
                     return None
                 now_broken = broken or any(order.is_trump(c) for _, c in table)
-                rest = trick(cards, winner, now_broken)
+                rest = trick(cards, next_leader(rules, leader, winner), now_broken)
                 if rest is None:
                     return None
                 return (TrickPlays(leader=leader, winner=winner, plays=table),) + rest
@@ -144,5 +144,5 @@ def completion(rules: Rules, hand: HandState) -> tuple[TrickPlays, ...]:
             table += ((s, card),)
         winner = trick_winner(table, order)
         tricks.append(TrickPlays(leader=leader, winner=winner, plays=table))
-        leader = winner
+        leader = next_leader(rules, leader, winner)
     return tuple(tricks)

@@ -18,6 +18,7 @@ from domain.events import (
     TrickPlays, TrickTaken, TrumpDeclared,
 )
 from domain.game_over import starting_scores
+from domain.play import next_leader
 from domain.rules import Rules, rules_from_dict
 from domain.state import (
     BIDDING, DEALER_SET, DECLARING, DISCARDING, DRAWING, INITIAL, KITTY, NO_EXTRA, PLAYING,
@@ -287,10 +288,11 @@ def _trick_taken(state: GameState, e: TrickTaken) -> GameState:
     assert h is not None
     tricks = h.tricks + (Trick(e.trick, e.leader, h.table, e.winner),)
     more = any(h.cards) or _has_blind(h)
+    lead = next_leader(state.rules, e.leader, e.winner)
     return GameState(
         state.version + 1, state.start, state.rules, state.seats, state.scores, HandState(
-            h.number, h.deal, h.dealer, PLAYING if more else SCORING, e.winner if more else None,
-            h.dealt, h.cards, h.stock, h.bids, h.high_bid, h.maker, h.trump, e.winner, (), tricks,
+            h.number, h.deal, h.dealer, PLAYING if more else SCORING, lead if more else None,
+            h.dealt, h.cards, h.stock, h.bids, h.high_bid, h.maker, h.trump, lead, (), tricks,
             h.extra, h.first_version,
         ), state.last_score, state.winner, state.ended, state.history,
     )

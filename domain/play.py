@@ -36,6 +36,15 @@ def order_of(rules: Rules, hand: HandState) -> TrumpOrder:
     return trump_order(rules, hand.trump)
 
 
+def next_leader(rules: Rules, leader: int, winner: int) -> int:
+    """Return who leads after a trick led by ``leader`` and won by ``winner``.
+
+    000 "Play": the winner leads the next trick; 004 "The Pitcher" (``trick_leader``
+    rotating): the lead passes to the left, whoever won.
+    """
+    return winner if rules.trick_leader == "winner" else (leader + 1) % rules.players
+
+
 def is_trump_broken(order: TrumpOrder, hand: HandState) -> bool:
     """Tell whether a trump has been played in an earlier trick or on the table."""
     return any(order.is_trump(card) for t in hand.tricks for _, card in t.plays) or any(

@@ -283,6 +283,15 @@ OPTIONS: tuple[OptionSpec, ...] = (
         choices=("maker", "maker-left"),
     ),
     OptionSpec(
+        "trick_leader", "winner",
+        "Who leads each trick after the first: the winner of the trick before, or (rotating) the player to "
+        "the left of the trick before's leader, whoever won it.",
+        "000 'Play' (the winning player is the leader of the next trick); 003 (the winner of each trick leads "
+        "to the next); 004 'The Pitcher' (for subsequent tricks, the player to the left of the Pitcher plays the "
+        "first card of the next trick, and so on)",
+        choices=("winner", "rotating"),
+    ),
+    OptionSpec(
         "first_lead", "trump",
         "Leading: trump (the first lead of the hand must be a trump, when holding one); any (any suit "
         "may be led at any time); trump-broken (trump may not be led until a trump has been played, "
@@ -585,6 +594,7 @@ class Rules:
     max_discards: int = 0
     # play
     first_leader: str = "maker"
+    trick_leader: str = "winner"
     first_lead: str = "trump"
     joker_first_lead: bool = True
     following: str = "suit-or-trump"

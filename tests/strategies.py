@@ -49,8 +49,8 @@ OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"jokers": 2, "off_jack": True},
     {"jokers": 2, "joker_place": "between-jacks", "joker_order": "first-played-high", "off_jack": True},
     {"jokers": 1, "joker_place": "below-two", "off_five": True, "off_three": True},
-    {"jokers": 2, "joker_place": "above-ace", "low_point": "original-owner", "off_jack": True},
     {"removed_ranks": "23456", "off_ace": True, "off_nine": True},
+    {"jokers": 2, "joker_place": "above-ace", "low_point": "original-owner", "off_jack": True},
 )
 
 # Dealing, bidding, discarding and play variants (docs/variants-play.md), alone and combined.
@@ -80,6 +80,8 @@ VARIANT_SETS: tuple[dict[str, Any], ...] = (
     {"players": 7, "side_size": 1, "discarding": "choose-any", "refill": "dealer-takes-rest"},
     {"players": 2, "side_size": 1, "hand_size": 13, "discarding": "choose-nontrump", "revoke": "penalty"},
     {"players": 6, "side_size": 2, "hand_size": 8, "discarding": "all-nontrump", "trump_only": True},
+    {"trick_leader": "rotating", "claims": True, "first_lead": "any"},
+    {"trick_leader": "rotating", "finish_early": True, "kitty_size": 3},
 )
 
 variant_rule_sets = st.sampled_from(VARIANT_SETS).map(lambda options: rules_from_dict(options))

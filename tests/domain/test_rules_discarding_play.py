@@ -146,6 +146,34 @@ def test_the_player_left_of_the_maker_may_lead_first() -> None:
     assert table.state.to_act == 1
 
 
+def test_the_lead_may_pass_to_the_left_whoever_won_the_trick() -> None:
+    """004_e1210a2155bafbac.txt, "The Pitcher": the pitcher plays the first card of the first trick, then the player to its left leads the next, and so on.
+
+    Under ``trick_leader: rotating`` the lead goes round the table whoever won; by default
+    (000 "Play": the winning player leads the next trick) the winner leads. A claim's and
+    a finished hand's tricks are led the same way.
+    """
+    table = game_with(DEAL_A, options={"trick_leader": "rotating"})
+    table.auction(2, None, None, None)
+    table.declare("S")
+    table.play("AS 2S 5S 6S")  # seat 0 leads and wins with the ace; seat 1 leads next
+    assert table.state.to_act == 1
+    table.play("4S JS QS 3S")  # seat 3 wins with the queen; seat 2 leads next
+    assert table.state.to_act == 2
+    assert [(t.leader, t.winner) for t in table.hand.tricks] == [(0, 0), (1, 3)]
+    by_winner = game_with(DEAL_A)
+    by_winner.auction(2, None, None, None)
+    by_winner.declare("S")
+    by_winner.play("AS 2S 5S 6S")
+    assert by_winner.state.to_act == 0
+    claim = game_with({0: "AS KS QS JS TS 9S"}, options={"claims": True, "trick_leader": "rotating"})
+    claim.auction(2, None, None, None)
+    claim.declare("S")
+    claim.post({"type": "claim"})
+    claimed = claim.of_type(HandClaimed)[-1].tricks
+    assert [t.leader for t in claimed] == [0, 1, 2, 3, 0, 1] and all(t.winner == 0 for t in claimed)
+
+
 def test_trump_may_not_be_led_until_broken() -> None:
     """000_58bf5efc645e9b53.txt, "Rule Options" (Playing: Leading, trump may not be led until broken)."""
     table = game_with(DEAL_A, options={"first_lead": "trump-broken"})

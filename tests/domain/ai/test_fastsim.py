@@ -152,7 +152,7 @@ def _check(kernel: fastsim.Playout, final: GameState, scored: HandScored) -> Non
 
 
 def _declined(options: dict[str, Any]) -> bool:
-    return bool(options.get("blind_cards"))
+    return bool(options.get("blind_cards")) or options.get("trick_leader") == "rotating"
 
 
 FAST_TABLE = {name: options for name, options in OPTION_TABLE.items() if not _declined(options)}
@@ -160,8 +160,8 @@ BLIND_TABLE = {name: options for name, options in OPTION_TABLE.items() if _decli
 
 
 @pytest.mark.parametrize("name", sorted(BLIND_TABLE))
-def test_positions_with_face_down_cards_are_left_to_the_reducers(name: str) -> None:
-    """Face-down cards (001 "Fish Pitch"): the kernel declines them."""
+def test_positions_the_kernel_declines_are_left_to_the_reducers(name: str) -> None:
+    """Face-down cards (001 "Fish Pitch") and leads that rotate (004 "The Pitcher"): the kernel declines them."""
     rules = rules_from_dict(BLIND_TABLE[name])
     positions = play_positions(rules, name, 5, supported_only=False)
     assert len(positions) == 5 and not any(fastsim.is_supported(start) for start in positions)
