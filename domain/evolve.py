@@ -115,7 +115,10 @@ def _after_bid(state: GameState, hand: HandState) -> GameState:
     if seat is not None:
         return _game(state, _hand(hand, BIDDING, seat))
     if hand.maker is None:
-        return _game(state, _hand(hand, REDEALING, None))
+        if state.rules.all_pass_redeal != "eldest-pitches":
+            return _game(state, _hand(hand, REDEALING, None))
+        # 004 "The Pitcher": everyone passed, so the player left of the dealer pitches, with no bid.
+        hand = _hand(hand, hand.phase, None, maker=(hand.dealer + 1) % state.rules.players)
     return _game(state, _auction_won(state.rules, hand))
 
 

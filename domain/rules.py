@@ -181,9 +181,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "all_pass_redeal", "same-dealer",
-        "Who deals again when every player passed: the same dealer, or the next.",
-        "003 'Auction pitch' (the same dealer deals again); 002 '10-point Pitch' (the hand is redealt)",
-        choices=("same-dealer", "next-dealer"),
+        "When every player passed: the same dealer deals again, or the next; or (eldest-pitches) nobody "
+        "deals again and the player left of the dealer pitches with no contract, every side scoring the "
+        "points it takes.",
+        "003 'Auction pitch' (the same dealer deals again); 002 '10-point Pitch' (the hand is redealt); "
+        "004 'The Pitcher' (if all players passed, the pitcher is the player immediately left of the dealer)",
+        choices=("same-dealer", "next-dealer", "eldest-pitches"),
     ),
     OptionSpec("min_bid", 2, "The lowest bid.", "000 'Bidding' (minimum bid of 2)", minimum=1, maximum=99),
     OptionSpec("max_bid", 4, "The highest bid.", "000 'Scoring' (4 points possible); 001 (the highest bid is four)", minimum=1, maximum=99),

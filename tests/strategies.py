@@ -82,6 +82,7 @@ VARIANT_SETS: tuple[dict[str, Any], ...] = (
     {"players": 6, "side_size": 2, "hand_size": 8, "discarding": "all-nontrump", "trump_only": True},
     {"trick_leader": "rotating", "claims": True, "first_lead": "any"},
     {"trick_leader": "rotating", "finish_early": True, "kitty_size": 3},
+    {"stick_dealer": "off", "all_pass_redeal": "eldest-pitches", "contract": "tricks", "max_bid": 6},
 )
 
 variant_rule_sets = st.sampled_from(VARIANT_SETS).map(lambda options: rules_from_dict(options))

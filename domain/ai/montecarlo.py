@@ -20,7 +20,7 @@ kernel (domain/ai/fastsim), many at a time, by one of these routes:
 | playing, trump known (no face-down cards, nobody revoked) | each card (under a revoke penalty, each honest card) | the play of every deal after each card (fastsim batch.py) |
 | leading the first card, which sets trump (no face-down cards) | each card its suit's trump order lets lead | the same, from the state with that suit as trump |
 | declaring, trump declared by the maker (``fastsim.plays_from_deal``: not trump-only, no face-down cards, no revoke penalty) | each suit | the kitty, the discards and refills, and the play of every deal (fastsim fromdeal.py) |
-| bidding, at such a table (without nine-five, before a run) | each bid and the pass | the rest of the auction and trump by level 3 (fastsim auction.py; with the ``model_bidder`` policy, the rest of the auction by the bidder model, fastsim callers.py), then as above |
+| bidding, at such a table (without nine-five, before a run; where everyone passing throws the deal in) | each bid and the pass | the rest of the auction and trump by level 3 (fastsim auction.py; with the ``model_bidder`` policy, the rest of the auction by the bidder model, fastsim callers.py), then as above |
 | discarding at such a table, trump declared and the kitty taken | each card, the stop, or the one set left | the rest of the discards by level 3, the refills and the play (fastsim fromdiscard.py) |
 
 Every other action (a revoke, a face-down card, a claim, a run, a set, a
@@ -202,7 +202,7 @@ def _kernel_values(
         values.add_rows(picked, fastsim.declare_rows(knowledge, deals, suits), rules, side, state.scores)
     elif (
         hand.phase == BIDDING and fastsim.plays_from_deal(rules) and not rules.nine_five
-        and not hand.extra.ran and rules.bidding != "none"
+        and not hand.extra.ran and rules.bidding != "none" and rules.all_pass_redeal != "eldest-pitches"
     ):
         calls: list[int | None] = []
         for j, command in enumerate(commands):

@@ -142,6 +142,25 @@ def test_when_everyone_passes_the_hand_is_dealt_again(who: str, dealer: int) -> 
     assert (again.hand, again.deal, again.dealer) == (1, 2, dealer)
 
 
+def test_when_everyone_passes_the_eldest_may_pitch_with_no_contract() -> None:
+    """004_e1210a2155bafbac.txt, "The Pitcher": if all players passed, the pitcher is the player immediately left of the dealer.
+
+    Under ``all_pass_redeal: eldest-pitches`` four passes deal nothing again: seat 0, left
+    of dealer 3, names trump and leads with no bid to make, and every side scores the
+    points it takes (deal A: high, low and game to side 0, the jack to side 1).
+    """
+    table = game_with(DEAL_A, options={"stick_dealer": "off", "all_pass_redeal": "eldest-pitches"})
+    table.auction(None, None, None, None)
+    hand = table.hand
+    assert (hand.phase, hand.to_act, hand.maker, hand.high_bid) == ("declaring", 0, 0, None)
+    assert len(table.of_type(HandDealt)) == 1
+    table.declare("S")
+    table.play(*TRICKS_A)
+    scored = table.of_type(HandScored)[-1]
+    assert (scored.maker, scored.bid, scored.bid_made) == (0, 0, True)
+    assert scored.changes == (3, 1) and not scored.adjustments
+
+
 def test_the_stuck_dealer_may_take_a_set_of_the_minimum_instead() -> None:
     """000_58bf5efc645e9b53.txt, "Rule Options" (Bidding: Stick the dealer): the dealer may take a set for the minimum bid.
 

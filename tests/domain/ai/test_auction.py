@@ -47,8 +47,12 @@ ALL_TABLES: dict[str, dict[str, Any]] = {
 
 
 def _fits(options: dict[str, Any]) -> bool:
+    """Tell whether montecarlo.py plays a bid of ``options`` in the kernel (where everyone passing throws the deal in)."""
     rules = rules_from_dict(options)
-    return fastsim.plays_from_deal(rules) and not rules.nine_five and rules.bidding != "none"
+    return (
+        fastsim.plays_from_deal(rules) and not rules.nine_five and rules.bidding != "none"
+        and rules.all_pass_redeal != "eldest-pitches"
+    )
 
 
 TABLES = {name: options for name, options in ALL_TABLES.items() if _fits(options)}
