@@ -447,6 +447,12 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "000 'Scoring' (Maker scores bid only)",
     ),
     OptionSpec(
+        "bid_bonus", False,
+        "Makers who make their bid also score the bid itself, on top of the points they take.",
+        "004 'The Auction' (a contract of 2 rewards the player with 2 victory points if that player took at "
+        "least 2 tricks); 004 'Scoring & Points' (victory points can also be awarded for high, low, jack and game)",
+    ),
+    OptionSpec(
         "set_penalty", "bid",
         "What makers short of their bid lose: bid (minus the bid) or double-bid (minus twice the bid).",
         "000 'Scoring' (On failure to make the bid: you may choose to double this penalty)",
@@ -622,6 +628,7 @@ class Rules:
     spade_point: bool = False
     junk_points: bool = True
     maker_bid_only: bool = False
+    bid_bonus: bool = False
     set_penalty: str = "bid"
     all_tricks_penalty: bool = False
     contract: str = "points"
@@ -707,6 +714,12 @@ def check_rules(rules: Rules) -> Rules:
                 f"the deck has no rank {rank}",
                 (name, "removed_ranks"),
             )
+    if rules.bid_bonus and rules.maker_bid_only:
+        raise RulesError(
+            "options 'bid_bonus' and 'maker_bid_only' contradict: made bids score the bid on top of the "
+            "points taken, or the bid only",
+            ("bid_bonus", "maker_bid_only"),
+        )
     if rules.min_bid > rules.max_bid:
         raise RulesError(
             f"options 'min_bid' ({rules.min_bid}) and 'max_bid' ({rules.max_bid}) contradict: "
@@ -803,7 +816,7 @@ def _check_flow(rules: Rules) -> None:
         # (000 "Game or 10 of trump": with no bidding a tied game point is not awarded).
         for name, plain in (
             ("moon", "none"), ("win_rule", "highest"), ("game_tie", "none"), ("set_limit", 0),
-            ("maker_bid_only", False), ("junk_points", True), ("revoke", "refused"),
+            ("maker_bid_only", False), ("bid_bonus", False), ("junk_points", True), ("revoke", "refused"),
         ):
             if getattr(rules, name) != plain:
                 raise _contradict(name, "bidding", rules, "without bidding there are no makers and no bid")

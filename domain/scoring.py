@@ -2,7 +2,8 @@
 
 The points come from domain/points.py. The makers' contract (``contract``) is a number
 of points (000 "Pitch Rules") or of tricks (004 "The Auction"); makers who make it score
-what they took, or the bid only (``maker_bid_only``), and otherwise lose the bid, or
+what they took, or the bid only (``maker_bid_only``), or what they took and the bid
+(``bid_bonus``, 004 "The Auction"), and otherwise lose the bid, or
 twice the bid (``set_penalty``). The defenders score what they took unless the table
 plays without junk points (000 "Junk points"; 003 "No junk points"). Taking every trick
 may cost every other side a point (``all_tricks_penalty``). Shooting the moon (000
@@ -215,6 +216,11 @@ def _score_made(rules: Rules, ledger: _Ledger, makers: int, bid: int, moon: bool
     """Apply what making the bid is worth beyond the points taken."""
     if rules.maker_bid_only and ledger.change[makers] > bid:
         ledger.adjust("bid-only", makers, bid, f"the makers score their bid of {bid} only")
+    if rules.bid_bonus and bid:
+        ledger.adjust(
+            "bid-bonus", makers, ledger.change[makers] + bid,
+            f"the makers made their bid of {bid}: it scores on top of their points",
+        )
     if not moon:
         return
     if rules.moon == "game-points":

@@ -144,7 +144,7 @@ class PointOut(Schema):
     kind = fields.String(required=True, metadata={"description": (
         "A point: high, low, jack, off-jack, red-joker, black-joker, last-trick, game, ten, three, "
         "off-three, five, off-five, nine, off-nine, queen, king, off-ace, old-nate, spade or moon; "
-        "an adjustment: set, bid-only, no-junk, all-tricks, moon, junk-limit or held-short."
+        "an adjustment: set, bid-only, bid-bonus, no-junk, all-tricks, moon, junk-limit or held-short."
     )})
     value = fields.Integer(required=True)
     side = fields.Integer(required=True)

@@ -52,6 +52,22 @@ def test_maker_bid_only_scores_the_bid_and_not_the_points_over_it() -> None:
     assert adjusted(scored) == scored.changes
 
 
+def test_a_bid_bonus_scores_the_made_bid_on_top_of_the_points() -> None:
+    """004_e1210a2155bafbac.txt, "The Auction" (a contract of 2 rewards 2 victory points if made) and "Scoring & Points" (high, low, jack and game score too).
+
+    Side 0 bids 2 and takes 3 points (high, low, game): it scores 2 + 3; side 1 its jack.
+    A set is still minus the bid, the points not counting.
+    """
+    scored = score(TRICKS_A, {"bid_bonus": True})
+    assert scored.changes == (5, 1) and scored.bid_made
+    assert [(a.kind, a.side, a.value) for a in scored.adjustments] == [("bid-bonus", 0, 2)]
+    assert adjusted(scored) == scored.changes
+    tricks = score(TRICKS_A, {"bid_bonus": True, "contract": "tricks", "max_bid": 6}, bid=4)
+    assert tricks.tricks[0] == 4 and tricks.changes == (4 + 3, 1)
+    set_ = score(TRICKS_A, {"bid_bonus": True}, bid=4)
+    assert set_.changes == (-4, 1) and not set_.bid_made
+
+
 @pytest.mark.parametrize("penalty, change", [("bid", -4), ("double-bid", -8)])
 def test_set_penalty_is_the_bid_or_twice_the_bid(penalty: str, change: int) -> None:
     """000_58bf5efc645e9b53.txt, "Scoring" (On failure to make the bid: minus the bid, or double it).

@@ -40,6 +40,7 @@ CHOICES: dict[str, list[Any]] = {
     "spade_point": [False, True],
     "junk_points": [True, False],
     "maker_bid_only": [False, True],
+    "bid_bonus": [False, False, True],
     "set_penalty": ["bid", "double-bid"],
     "all_tricks_penalty": [False, True],
     "contract": ["points", "tricks"],
@@ -93,6 +94,7 @@ PROPERTIES = settings(
 
 ALLOWED = {
     "set": lambda r: True, "no-junk": lambda r: not r.junk_points, "bid-only": lambda r: r.maker_bid_only,
+    "bid-bonus": lambda r: r.bid_bonus,
     "all-tricks": lambda r: r.all_tricks_penalty, "moon": lambda r: r.moon in ("instant-win", "game-points"),
     "junk-limit": lambda r: r.win_rule == "must-bid-no-junk",
     "held-short": lambda r: r.win_rule == "must-bid-or-set-held-short",

@@ -3,7 +3,7 @@
 The Monte Carlo players value an action by the change of every side's score over the
 hand (000 "AI points estimate"), so a playout's points must go through the hand-scoring
 rules: the moon's extra point, made or set (``contract``, ``set_penalty``, a moon's
-terms), ``maker_bid_only``, no junk points, ``all_tricks_penalty``, the junk limits of
+terms), ``maker_bid_only``, ``bid_bonus``, no junk points, ``all_tricks_penalty``, the junk limits of
 ``win_rule`` and counting down. This is ``score_hand`` without the evidence; the
 equivalence test checks it against ``score_hand`` on every deal it plays.
 """
@@ -56,6 +56,8 @@ def hand_result(
     if made:
         if rules.maker_bid_only and change[makers] > bid:
             change[makers] = bid
+        if rules.bid_bonus:
+            change[makers] += bid
         if moon:
             if rules.moon == "game-points":
                 change[makers] = rules.target_score

@@ -51,6 +51,7 @@ EXTRA_SETS: tuple[dict[str, Any], ...] = (
     {"spade_point": True, "last_trick_point": True, "all_tricks_penalty": True, "old_nate": True},
     {"contract": "tricks", "moon": "instant-win", "moon_negative": "wins", "finish_early": True},
     {"win_rule": "must-bid-no-junk", "junk_points": False, "maker_bid_only": True, "target_score": 5},
+    {"bid_bonus": True, "contract": "tricks", "max_bid": 6, "target_score": 7},
 )
 
 OPTION_TABLE: dict[str, dict[str, Any]] = {
