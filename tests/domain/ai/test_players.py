@@ -20,7 +20,7 @@ from domain.legal import legal_commands
 from domain.presets import resolve_rules
 from domain.rules import rules_from_dict
 from tests.domain.helpers import Table, game_with
-from tests.strategies import OPTION_SETS, play_game
+from tests.strategies import OPTION_SETS, VARIANT_SETS, play_game
 
 RNG = random.Random
 
@@ -138,7 +138,14 @@ def test_the_stuck_dealer_bids() -> None:
         assert isinstance(choose(knowledge_of(table.state, 3), level, RNG(0), samples=2), MakeBid)
 
 
-@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
+# The option sets, and the variant sets whose hands the kernel leaves to the reducers in
+# part or whole (004's rotating lead, its eldest pitching when everyone passes).
+LEGALITY_SETS = OPTION_SETS + tuple(
+    v for v in VARIANT_SETS if "trick_leader" in v or v.get("all_pass_redeal") == "eldest-pitches"
+)
+
+
+@pytest.mark.parametrize("options", LEGALITY_SETS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()) or "default")
 def test_every_level_takes_only_legal_actions(options: dict[str, object]) -> None:
     rules = rules_from_dict(options)
     checked = 0
