@@ -4,8 +4,9 @@ An action is a JSON object: ``{"type": "bid", "amount": 3}``, ``{"type": "pass"}
 ``{"type": "declare", "suit": "H"}``, ``{"type": "play", "card": "AS"}``, and for the
 variants ``{"type": "discard", "cards": ["5H"]}`` (``[]`` to stop discarding),
 ``{"type": "blind", "index": 2}`` (play the face-down card at that position),
-``{"type": "claim"}``, ``{"type": "misdeal"}``, ``{"type": "run"}`` (the dealer runs it)
-and ``{"type": "take-set"}`` (the stuck dealer takes a set). A command is an action with
+``{"type": "claim"}``, ``{"type": "misdeal"}``, ``{"type": "run"}`` (the dealer runs it),
+``{"type": "take-set"}`` (the stuck dealer takes a set) and ``{"type": "smudge"}`` (004's
+sealed smudge contract, declared on a turn to bid). A command is an action with
 the seat that takes it.
 """
 
@@ -93,11 +94,24 @@ class TakeSet:
     seat: int
 
 
-Command = Union[MakeBid, Pass, DeclareTrump, PlayCard, Discard, PlayFaceDown, Claim, DeclareMisdeal, RunIt, TakeSet]
+@frozen
+class DeclareSmudge:
+    """Declare a smudge: a sealed contract to take exactly the smudge's tricks (004 "Smudge")."""
 
-ACTION_TYPES = ("bid", "pass", "declare", "play", "discard", "blind", "claim", "misdeal", "run", "take-set")
-_BARE: dict[str, type[Pass | Claim | DeclareMisdeal | RunIt | TakeSet]] = {
+    seat: int
+
+
+Command = Union[
+    MakeBid, Pass, DeclareTrump, PlayCard, Discard, PlayFaceDown, Claim, DeclareMisdeal, RunIt, TakeSet,
+    DeclareSmudge,
+]
+
+ACTION_TYPES = (
+    "bid", "pass", "declare", "play", "discard", "blind", "claim", "misdeal", "run", "take-set", "smudge",
+)
+_BARE: dict[str, type[Pass | Claim | DeclareMisdeal | RunIt | TakeSet | DeclareSmudge]] = {
     "pass": Pass, "claim": Claim, "misdeal": DeclareMisdeal, "run": RunIt, "take-set": TakeSet,
+    "smudge": DeclareSmudge,
 }
 _BARE_NAMES: dict[type[Any], str] = {cls: name for name, cls in _BARE.items()}
 

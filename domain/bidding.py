@@ -128,6 +128,17 @@ def check_pass(rules: Rules, hand: HandState, seat: int) -> None:
         raise IllegalActionError("you hold a nine and two more of its suit, so you must bid at least 9")
 
 
+def check_smudge(rules: Rules, hand: HandState, seat: int) -> None:
+    """Raise IllegalActionError unless ``seat`` may declare a smudge now (004 "Smudge").
+
+    A smudge is the seat's call in place of a bid or a pass, and gives up the pitch as a
+    pass does: it is allowed when these rules have one and the seat may pass.
+    """
+    if not rules.smudge_call:
+        raise IllegalActionError("these rules have no smudge to declare")
+    check_pass(rules, hand, seat)
+
+
 def check_take_set(rules: Rules, hand: HandState, seat: int) -> None:
     """Raise IllegalActionError unless the stuck dealer may take a set instead of bidding."""
     if rules.stick_dealer != "bid-or-set":

@@ -89,7 +89,7 @@ _CONVERTERS: dict[type[Any], dict[str, Callable[[Any], Any]]] = {
     HandFinishedEarly: {"tricks": _tricks},
     HandScored: {
         "points": _points, "game_points": _counts, "taken": _tuple,
-        "changes": _tuple, "scores": _tuple, "tricks": _tuple, "adjustments": _points,
+        "changes": _tuple, "scores": _tuple, "tricks": _tuple, "adjustments": _points, "smudges": _tuples,
     },
 }
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from domain.actions import (
-    Claim, Command, DeclareMisdeal, DeclareTrump, Discard, MakeBid, Pass, PlayCard, PlayFaceDown,
-    RunIt, TakeSet,
+    Claim, Command, DeclareMisdeal, DeclareSmudge, DeclareTrump, Discard, MakeBid, Pass, PlayCard,
+    PlayFaceDown, RunIt, TakeSet,
 )
-from domain.bidding import check_bid, check_misdeal, check_pass, check_run, check_take_set
+from domain.bidding import check_bid, check_misdeal, check_pass, check_run, check_smudge, check_take_set
 from domain.cards import SUIT_NAMES, SUITS
 from domain.claims import claim_tricks, completion, points_decided
 from domain.context import DealSource
@@ -27,8 +27,8 @@ from domain.errors import GameOverError, IllegalActionError, NotYourTurnError
 from domain.events import (
     BidMade, BidPassed, CardPlayed, CardsDiscarded, CardsDrawn, DealerRan, DealerTookSet,
     DealKeyRevealed, Event, FaceDownPlayed, GameEnded, HandClaimed, HandDealt, HandFinishedEarly,
-    HandScored, KittyTaken, MisdealDeclared, Revoked, SatOut, StockReshuffled, TrickTaken,
-    TrumpDeclared,
+    HandScored, KittyTaken, MisdealDeclared, Revoked, SatOut, SmudgeDeclared, StockReshuffled,
+    TrickTaken, TrumpDeclared,
 )
 from domain.evolve import evolve_and_keep, evolve_once
 from domain.play import check_face_down, check_play, has_trump, order_of
@@ -41,6 +41,7 @@ from domain.trumps import trick_winner
 
 _PHASE_OF: dict[type[Any], str] = {
     MakeBid: BIDDING, Pass: BIDDING, TakeSet: BIDDING, RunIt: BIDDING, DeclareMisdeal: BIDDING,
+    DeclareSmudge: BIDDING,
     DeclareTrump: DECLARING, Discard: DISCARDING, PlayCard: PLAYING, PlayFaceDown: PLAYING,
     Claim: PLAYING,
 }
@@ -106,6 +107,8 @@ def check_command(state: GameState, command: Command) -> Any:
         check_take_set(rules, hand, seat)
     elif isinstance(command, RunIt):
         check_run(rules, hand, seat)
+    elif isinstance(command, DeclareSmudge):
+        check_smudge(rules, hand, seat)
     else:
         check_misdeal(rules, hand, seat)
     return None
@@ -168,6 +171,8 @@ def _decide(
         events = [DealerTookSet(seat=seat, amount=state.rules.min_bid)]
     elif isinstance(command, RunIt):
         events = [DealerRan(seat=seat, cards=run_cards(state.rules, hand.stock, hand.dealer), deal=hand.deal)]
+    elif isinstance(command, DeclareSmudge):
+        events = [SmudgeDeclared(seat=seat)]
     else:
         events = [MisdealDeclared(seat=seat)]
     states = []

@@ -70,6 +70,13 @@ class BidPassed:
 
 
 @frozen
+class SmudgeDeclared:
+    """A seat declared a smudge (004 "Smudge"): sealed, exactly the smudge's tricks; for the pitch, a pass."""
+
+    seat: int
+
+
+@frozen
 class TrumpDeclared:
     """The maker named the trump suit."""
 
@@ -244,7 +251,8 @@ class HandScored:
     ``taken`` sums each side's points; ``adjustments`` lists everything else that moved a
     score (a set, bid only, no junk points, a moon, ...), so that each side's change is
     its points taken plus its adjustments (negated when the game counts down).
-    ``tricks`` counts the tricks each side took; ``moon`` tells whether the bid shot the moon.
+    ``tricks`` counts the tricks each side took; ``moon`` tells whether the bid shot the moon;
+    ``smudges`` lists each seat that declared a smudge (004) and whether it made it.
     """
 
     hand: int
@@ -261,6 +269,7 @@ class HandScored:
     tricks: tuple[int, ...] = ()
     adjustments: tuple[PointAward, ...] = ()
     moon: bool = False
+    smudges: tuple[tuple[int, bool], ...] = ()
 
 
 @frozen
@@ -285,7 +294,7 @@ Event = Union[
     GameStarted, HandDealt, BidMade, BidPassed, TrumpDeclared, CardPlayed,
     TrickTaken, HandScored, DealKeyRevealed, GameEnded,
     FaceDownPlayed, MisdealDeclared, DealerRan, DealerTookSet, KittyTaken, CardsDiscarded,
-    StockReshuffled, CardsDrawn, SatOut, Revoked, HandClaimed, HandFinishedEarly,
+    StockReshuffled, CardsDrawn, SatOut, Revoked, HandClaimed, HandFinishedEarly, SmudgeDeclared,
 ]
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -294,6 +303,6 @@ EVENT_TYPES: dict[str, type[Any]] = {
         GameStarted, HandDealt, BidMade, BidPassed, TrumpDeclared, CardPlayed,
         TrickTaken, HandScored, DealKeyRevealed, GameEnded,
         FaceDownPlayed, MisdealDeclared, DealerRan, DealerTookSet, KittyTaken, CardsDiscarded,
-        StockReshuffled, CardsDrawn, SatOut, Revoked, HandClaimed, HandFinishedEarly,
+        StockReshuffled, CardsDrawn, SatOut, Revoked, HandClaimed, HandFinishedEarly, SmudgeDeclared,
     )
 }

@@ -14,8 +14,8 @@ from domain.discarding import discard_order, next_draw, play_size, taker
 from domain.events import (
     BidMade, BidPassed, CardPlayed, CardsDiscarded, CardsDrawn, DealerRan, DealerTookSet,
     DealKeyRevealed, Event, FaceDownPlayed, GameEnded, GameStarted, HandClaimed, HandDealt,
-    HandFinishedEarly, HandScored, KittyTaken, MisdealDeclared, Revoked, SatOut, StockReshuffled,
-    TrickPlays, TrickTaken, TrumpDeclared,
+    HandFinishedEarly, HandScored, KittyTaken, MisdealDeclared, Revoked, SatOut, SmudgeDeclared,
+    StockReshuffled, TrickPlays, TrickTaken, TrumpDeclared,
 )
 from domain.game_over import starting_scores
 from domain.play import next_leader
@@ -133,6 +133,14 @@ def _bid_passed(state: GameState, e: BidPassed) -> GameState:
     h = state.hand
     assert h is not None
     return _after_bid(state, _hand(h, h.phase, h.to_act, bids=h.bids + ((e.seat, None),)))
+
+
+def _smudge_declared(state: GameState, e: SmudgeDeclared) -> GameState:
+    """004 "Smudge": the seat's call, a pass for the pitch, and its sealed smudge recorded."""
+    h = state.hand
+    assert h is not None
+    extra = replace(h.extra, smudgers=h.extra.smudgers + (e.seat,))
+    return _after_bid(state, _hand(h, h.phase, h.to_act, bids=h.bids + ((e.seat, None),), extra=extra))
 
 
 def _misdeal_declared(state: GameState, e: MisdealDeclared) -> GameState:
@@ -377,6 +385,7 @@ _HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
     HandDealt: _hand_dealt,
     BidMade: _bid_made,
     BidPassed: _bid_passed,
+    SmudgeDeclared: _smudge_declared,
     TrumpDeclared: _trump_declared,
     CardPlayed: _card_played,
     TrickTaken: _trick_taken,

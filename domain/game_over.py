@@ -54,6 +54,9 @@ def outcome(
     """Return how the game ends after ``scored`` (the scores ``before`` it), None when it goes on."""
     makers = scored.makers
     after = progress(rules, scored.scores)
+    for seat, made in scored.smudges:
+        if made:  # 004 "Smudge": it wins the game at the end of the hand, before the points count
+            return rules.side_of(seat), "smudge"
     if rules.bidding == "none":
         makers = -1  # nobody bid: no side is the makers
     if scored.moon:

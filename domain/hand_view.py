@@ -18,7 +18,7 @@ from domain.evolve import replay
 from domain.hand_actions import actions_of
 from domain.records import DealSpan, deal_spans
 from domain.state import GameState, HandState
-from domain.views import is_deal_finished, redact_event
+from domain.views import bids_of, is_deal_finished, redact_event
 
 # The actions the live view shows while a deal is played, and the fields it shows of each.
 _PUBLIC_FIELDS = {
@@ -55,10 +55,7 @@ def hand_view(
     }
     if hand is not None:
         view.update({
-            "bids": [
-                {"seat": s, "type": "pass"} if amount is None else {"seat": s, "type": "bid", "amount": amount}
-                for s, amount in hand.bids
-            ],
+            "bids": bids_of(hand),
             "high_bid": hand.high_bid, "maker": hand.maker, "trump": hand.trump,
             "tricks": [
                 {"number": t.number, "leader": t.leader, "winner": t.winner, "cards": _plays(t.plays)}

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Callable
 
 from domain.actions import (
-    Claim, Command, DeclareMisdeal, DeclareTrump, Discard, MakeBid, Pass, PlayCard, PlayFaceDown,
-    RunIt, TakeSet,
+    Claim, Command, DeclareMisdeal, DeclareSmudge, DeclareTrump, Discard, MakeBid, Pass, PlayCard,
+    PlayFaceDown, RunIt, TakeSet,
 )
-from domain.bidding import bid_amounts, check_misdeal, check_pass, check_run, check_take_set
+from domain.bidding import bid_amounts, check_misdeal, check_pass, check_run, check_smudge, check_take_set
 from domain.cards import SUITS
 from domain.claims import claim_tricks
 from domain.discarding import discard_actions
@@ -47,7 +47,7 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
         commands: list[Command] = [MakeBid(seat, amount) for amount in bid_amounts(rules, hand, seat)]
         for check, command in (
             (check_pass, Pass(seat)), (check_take_set, TakeSet(seat)), (check_run, RunIt(seat)),
-            (check_misdeal, DeclareMisdeal(seat)),
+            (check_misdeal, DeclareMisdeal(seat)), (check_smudge, DeclareSmudge(seat)),
         ):
             if _allowed(check, rules, hand, seat):
                 commands.append(command)

@@ -19,14 +19,14 @@ from typing import Any, Mapping
 from domain.errors import RulesError
 from domain.preset import Preset
 from domain.presets_000 import PRESETS_000
-from domain.presets_others import PRESETS_001, PRESETS_002, PRESETS_003
+from domain.presets_others import PRESETS_001, PRESETS_002, PRESETS_003, PRESETS_004
 from domain.rules import Rules, rules_from_dict
 
 __all__ = ["PRESETS", "Preset", "check_players", "get_preset", "preset_rules", "resolve_rules"]
 
 
 def _all_presets() -> tuple[Preset, ...]:
-    found = (*PRESETS_000, *PRESETS_001, *PRESETS_002, *PRESETS_003)
+    found = (*PRESETS_000, *PRESETS_001, *PRESETS_002, *PRESETS_003, *PRESETS_004)
     names = [p.name for p in found]
     assert len(names) == len(set(names)), "preset names are unique"
     return found

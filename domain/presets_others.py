@@ -1,9 +1,9 @@
-"""The presets of 001 (CatsAtCards), 002 (Trickster Pitch) and 003 (the encyclopedia article).
+"""The presets of 001 (CatsAtCards), 002 (Trickster Pitch), 003 (the encyclopedia article) and 004.
 
 001_7ce2dc221d1f8f64.txt: Auction Pitch (2 to 7 players, 7 to win) and its sections
 Smudge, Set Back, 29 Card Arizona Pitch, Nine Card Pitch and Fish Pitch. 002_fa9b027eaad6e796.txt:
 the 4-point and 10-point tables. 003_da4a947e3fecc28d.txt: blind all fours, auction pitch
-and partnership pitch. Where a name is taken by another text's game of the same name
+and partnership pitch. 004_e1210a2155bafbac.txt: its Auction Pitch. Where a name is taken by another text's game of the same name
 (000's Arizona to 11, 001's Auction Pitch), the later one carries its text's number.
 Only data lives here; each preset's ``source`` quotes the sentences of its options.
 """
@@ -17,6 +17,7 @@ from domain.preset import Preset, preset
 T001 = "001_7ce2dc221d1f8f64.txt"
 T002 = "002_fa9b027eaad6e796.txt"
 T003 = "003_da4a947e3fecc28d.txt"
+T004 = "004_e1210a2155bafbac.txt"
 
 
 def _src(text: str, section: str, *sentences: str) -> str:
@@ -281,5 +282,47 @@ PRESETS_003: tuple[Preset, ...] = (
         + "; " + _src(T003, "Auction pitch", *_AUCTION_003_SENTENCES)
         + "; " + _src(T003, "Scoring variations", _LOW_OWNER),
         {**_AUCTION_003, "side_size": 2, "moon": "extra-point", "max_bid": 5, "win_rule": "must-bid"},
+    ),
+)
+
+# 004 (the other rules page): Auction Pitch as it tells it. Each player alone, 6 cards in two
+# packets of three; contracts in tricks, worth their bid in victory points beside high, low,
+# jack and game; the dealer may take a contract at its going rate; the pitcher's first card
+# sets trump and the lead then passes to the left; a smudge is a second, sealed contract to
+# take exactly 4 tricks, which wins the game; if everyone passes or smudges, the player left
+# of the dealer pitches; 7 points win, the pitcher counting first.
+PRESETS_004: tuple[Preset, ...] = (
+    preset(
+        "auction-pitch-004", "Auction pitch (the other rules page)",
+        _src(T004, "Shuffle & Deal",
+             "A round of Auction Pitch begins with shuffling the deck and dealing each Player six cards in two "
+             "\u201cpackets\u201d of three.")
+        + "; " + _src(T004, "The Auction",
+                      "If a Player does begin bidding by attempting a contract, the lowest possible bid they may "
+                      "put forward is 2.",
+                      "A contract of 2 will reward the Player with 2 Victory Points if that Player took at least 2 "
+                      "tricks.",
+                      "The only Player that does not have to increase the bid is the Dealer.")
+        + "; " + _src(T004, "Smudge",
+                      "If a Player declares Smudge, they automatically declare that they will win exactly 4 tricks, "
+                      "no more and no less.",
+                      "This contract is sealed the moment it is declared, and cannot be taken away from the Player "
+                      "by a higher bid.")
+        + "; " + _src(T004, "The Pitcher",
+                      "If all Players passed or Smudged, then the Pitcher is the Player to the immediately left of "
+                      "the Dealer.",
+                      "The Pitcher will play the first card of the first trick, and for subsequent tricks, the "
+                      "Player to the left of the Pitcher will play the first card of the next trick, and so on.")
+        + "; " + _src(T004, "End of Game",
+                      "The game ends when one Player achieves 7 total \u201cVictory Points.\u201d")
+        + "; " + _src(T004, "Rules for Victory Points",
+                      "The Pitcher counts their Victory points first."),
+        {
+            "players": 4, "side_size": 1, "hand_size": 6, "deal_packet": 3, "min_bid": 2, "max_bid": 6,
+            "contract": "tricks", "bid_bonus": True, "dealer_can_steal": "any", "stick_dealer": "off",
+            "all_pass_redeal": "eldest-pitches", "trump_by": "first-lead", "first_lead": "any",
+            "trick_leader": "rotating", "smudge_call": 4, "target_score": 7, "both_over": "in-order",
+        },
+        players=(2, 4),
     ),
 )

@@ -224,6 +224,18 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "001 'How to Play Pitch' (unless the high bid was four, called Smudge); 004 'Smudge' (sealed)",
     ),
     OptionSpec(
+        "smudge_call", 0,
+        "A second contract beside the auction (0: none): on its turn to bid a player may declare smudge "
+        "instead of bidding or passing, undertaking to take exactly this many tricks itself. The call is "
+        "sealed (no bid takes it away) and, for the pitch, counts as a pass; made, it wins the game at the "
+        "end of the hand, before the points are counted; failed (more or fewer tricks), it costs as many "
+        "points.",
+        "004 'Smudge' (declare that they will win exactly 4 tricks, no more and no less; sealed; a smudge "
+        "achieved wins the game, failed loses 4 victory points); 004 'The Pitcher' (if all players passed or "
+        "smudged, the pitcher is the player left of the dealer); 004 'Rules for Victory Points'",
+        minimum=0, maximum=13,
+    ),
+    OptionSpec(
         "need_suit", False,
         "The maker may name as trump only a suit of which they hold a card.",
         "000 'Bidding' (Need suit to choose it)",
@@ -592,6 +604,7 @@ class Rules:
     moon_bid: str = "maximum"
     moon_failure: str = "minus-bid"
     smudge_sealed: bool = False
+    smudge_call: int = 0
     need_suit: bool = False
     nine_five: bool = False
     # discarding
@@ -714,6 +727,12 @@ def check_rules(rules: Rules) -> Rules:
                 f"the deck has no rank {rank}",
                 (name, "removed_ranks"),
             )
+    if rules.smudge_call > rules.hand_size:
+        raise RulesError(
+            f"options 'smudge_call' ({rules.smudge_call}) and 'hand_size' ({rules.hand_size}) contradict: "
+            "a smudge undertakes no more tricks than a hand has",
+            ("smudge_call", "hand_size"),
+        )
     if rules.bid_bonus and rules.maker_bid_only:
         raise RulesError(
             "options 'bid_bonus' and 'maker_bid_only' contradict: made bids score the bid on top of the "
@@ -816,7 +835,8 @@ def _check_flow(rules: Rules) -> None:
         # (000 "Game or 10 of trump": with no bidding a tied game point is not awarded).
         for name, plain in (
             ("moon", "none"), ("win_rule", "highest"), ("game_tie", "none"), ("set_limit", 0),
-            ("maker_bid_only", False), ("bid_bonus", False), ("junk_points", True), ("revoke", "refused"),
+            ("maker_bid_only", False), ("bid_bonus", False), ("smudge_call", 0), ("junk_points", True),
+            ("revoke", "refused"),
         ):
             if getattr(rules, name) != plain:
                 raise _contradict(name, "bidding", rules, "without bidding there are no makers and no bid")

@@ -157,6 +157,7 @@ def score_hand(rules: Rules, hand: HandState, scores: tuple[int, ...]) -> HandSc
                             "all-tricks", side, ledger.change[side] - 1,
                             f"side {winner} took every trick: every other side scores -1",
                         )
+    smudges = _smudges(rules, hand, ledger)
     if contract:
         made = _revokes(rules, hand, ledger, makers, bid, made)
         _limit_junk(rules, ledger, makers, bid, made, moon, before)
@@ -165,9 +166,30 @@ def score_hand(rules: Rules, hand: HandState, scores: tuple[int, ...]) -> HandSc
         hand=hand.number, maker=maker, makers=makers, bid=bid, trump=hand.trump,
         points=points, game_points=counts, taken=taken, bid_made=made,
         changes=changes, scores=tuple(s + c for s, c in zip(scores, changes)),
-        tricks=tricks, adjustments=tuple(ledger.adjustments), moon=moon,
+        tricks=tricks, adjustments=tuple(ledger.adjustments), moon=moon, smudges=smudges,
     )
     return scored
+
+
+def _smudges(rules: Rules, hand: HandState, ledger: _Ledger) -> tuple[tuple[int, bool], ...]:
+    """Return (seat, made) for each smudge declared (004 "Smudge"); a failed one costs its tricks in points.
+
+    A smudger undertakes to take exactly ``smudge_call`` tricks itself, no more and no
+    less. Made, it wins the game (domain/game_over.py); failed, its side loses that many.
+    """
+    found = []
+    for seat in hand.extra.smudgers:
+        took = sum(1 for trick in hand.tricks if trick.winner == seat)
+        made = took == rules.smudge_call
+        if not made:
+            side = rules.side_of(seat)
+            ledger.adjust(
+                "smudge-set", side, ledger.change[side] - rules.smudge_call,
+                f"seat {seat} declared a smudge of exactly {rules.smudge_call} tricks and took {took}: "
+                f"minus {rules.smudge_call}",
+            )
+        found.append((seat, made))
+    return tuple(found)
 
 
 def has_contract(rules: Rules, hand: HandState) -> bool:

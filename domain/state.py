@@ -51,7 +51,7 @@ class HandExtra:
     current round of bidding starts in ``bids``; ``ran`` whether the dealer ran it;
     ``rest_taken`` whether the stock's taker has drawn it; ``out`` the seats sitting out;
     ``revokes`` (seat, card, trick) of each revoke; ``reshuffles`` how often the discards
-    were reshuffled.
+    were reshuffled; ``smudgers`` the seats that declared a smudge (004), in order.
     """
 
     kitty: tuple[str, ...] = ()
@@ -64,6 +64,7 @@ class HandExtra:
     out: tuple[int, ...] = ()
     revokes: tuple[tuple[int, str, int], ...] = ()
     reshuffles: int = 0
+    smudgers: tuple[int, ...] = ()
 
 
 NO_EXTRA = HandExtra()

@@ -21,11 +21,22 @@ from domain.actions import action_of
 from domain.ai.knowledge import card_counter
 from domain.codec import to_data
 from domain.legal import legal_commands
-from domain.state import PLAYING, SCORED, GameState
+from domain.state import PLAYING, SCORED, GameState, HandState
 
 
 def _plays(plays: tuple[tuple[int, str], ...]) -> list[dict[str, Any]]:
     return [{"seat": seat, "card": card} for seat, card in plays]
+
+
+def bids_of(hand: HandState) -> list[dict[str, Any]]:
+    """Return the calls of the auction in order: a bid with its amount, a pass, or a smudge (004)."""
+    calls: list[dict[str, Any]] = []
+    for seat, amount in hand.bids:
+        if amount is not None:
+            calls.append({"seat": seat, "type": "bid", "amount": amount})
+        else:
+            calls.append({"seat": seat, "type": "smudge" if seat in hand.extra.smudgers else "pass"})
+    return calls
 
 
 def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
@@ -62,10 +73,7 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "dealer": hand.dealer,
         "hand": list(hand.cards[seat]) if seat is not None else None,
         "hand_sizes": [len(c) for c in hand.cards],
-        "bids": [
-            {"seat": s, "type": "pass"} if amount is None else {"seat": s, "type": "bid", "amount": amount}
-            for s, amount in hand.bids
-        ],
+        "bids": bids_of(hand),
         "high_bid": hand.high_bid,
         "maker": hand.maker,
         "trump": hand.trump,

@@ -83,6 +83,7 @@ VARIANT_SETS: tuple[dict[str, Any], ...] = (
     {"trick_leader": "rotating", "claims": True, "first_lead": "any"},
     {"trick_leader": "rotating", "finish_early": True, "kitty_size": 3},
     {"stick_dealer": "off", "all_pass_redeal": "eldest-pitches", "contract": "tricks", "max_bid": 6},
+    {"smudge_call": 4, "contract": "tricks", "max_bid": 6, "bid_bonus": True, "stick_dealer": "off"},
 )
 
 variant_rule_sets = st.sampled_from(VARIANT_SETS).map(lambda options: rules_from_dict(options))

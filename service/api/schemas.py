@@ -62,7 +62,8 @@ class Action(Schema):
         metadata={"description": (
             "bid, pass, declare (trump), play (a card), discard (cards, one at a time while choosing; "
             "[] to stop), blind (play the face-down card at index), claim (the remaining tricks), "
-            "misdeal, run (the dealer runs it) or take-set (the stuck dealer takes a set)."
+            "misdeal, run (the dealer runs it), take-set (the stuck dealer takes a set) or smudge (004's "
+            "sealed smudge contract, on a turn to bid)."
         )},
     )
     amount = fields.Integer(strict=True, metadata={"description": "With type bid: the points bid."})
@@ -119,7 +120,7 @@ class SeatOut(Schema):
 
 class BidOut(Schema):
     seat = fields.Integer(required=True)
-    type = fields.String(required=True, validate=validate.OneOf(["bid", "pass"]))
+    type = fields.String(required=True, validate=validate.OneOf(["bid", "pass", "smudge"]))
     amount = fields.Integer()
 
 
@@ -144,7 +145,8 @@ class PointOut(Schema):
     kind = fields.String(required=True, metadata={"description": (
         "A point: high, low, jack, off-jack, red-joker, black-joker, last-trick, game, ten, three, "
         "off-three, five, off-five, nine, off-nine, queen, king, off-ace, old-nate, spade or moon; "
-        "an adjustment: set, bid-only, bid-bonus, no-junk, all-tricks, moon, junk-limit or held-short."
+        "an adjustment: set, bid-only, bid-bonus, no-junk, all-tricks, moon, junk-limit, held-short or "
+        "smudge-set."
     )})
     value = fields.Integer(required=True)
     side = fields.Integer(required=True)
@@ -183,6 +185,12 @@ class HandScoreOut(Schema):
         "change is its points taken plus its adjustments, negated when the game counts down."
     )})
     moon = fields.Boolean(required=True, metadata={"description": "Whether the bid shot the moon."})
+    smudges = fields.List(
+        fields.List(fields.Raw()), metadata={"description": (
+            "Each smudge declared (004): [seat, made]. A smudge made wins the game; a failed one is a "
+            "smudge-set adjustment."
+        )},
+    )
 
 
 class RevokeOut(Schema):

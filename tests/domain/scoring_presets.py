@@ -32,6 +32,7 @@ PRESET_TOTALS: dict[str, int] = {
     "trickster-4": 4, "trickster-10": 10,
     "blind-all-fours": 4, "auction-pitch-003": 4,
     "partnership-pitch": 4,  # low goes to its original owner here, so the moon's fifth point is not taken
+    "auction-pitch-004": 4,  # high, low, jack and game; a made contract's bid comes on top (an adjustment)
 }
 """The points a hand holds in each preset, every point card in play and the highest bid made."""
 

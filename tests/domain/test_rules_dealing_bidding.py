@@ -10,11 +10,12 @@ import json
 
 import pytest
 
-from domain.actions import DeclareTrump, Pass
+from domain.actions import DeclareSmudge, DeclareTrump, Pass
 from domain.errors import IllegalActionError
 from domain.events import (
     DealerRan, DealerTookSet, FaceDownPlayed, HandDealt, HandScored, KittyTaken, MisdealDeclared,
 )
+from domain.presets import resolve_rules
 from domain.views import redact_event, seat_view
 from domain.codec import encode
 from tests.domain.helpers import DEAL_A, TRICKS_A, game_with
@@ -258,3 +259,32 @@ def test_the_maker_pitches_trump_with_the_first_lead() -> None:
     assert table.hand.phase == "playing" and table.state.to_act == 1 and table.hand.trump is None
     table.play("2D")
     assert table.hand.trump == "D"
+
+
+def test_a_smudge_is_a_sealed_call_beside_the_auction_for_the_pitch() -> None:
+    """004_e1210a2155bafbac.txt, "Smudge" (declare that they will win exactly 4 tricks; sealed, no higher bid takes it) and "The Pitcher".
+
+    In 004's Auction Pitch the eldest may declare smudge on its turn to bid: for the pitch
+    it is a pass, and the auction goes on; the call is shown to every seat. When everyone
+    passed or smudged, the player left of the dealer pitches.
+    """
+    rules = resolve_rules("auction-pitch-004", {})
+    table = game_with(DEAL_A, rules=rules)
+    assert {"type": "smudge"} in table.actions()
+    table.post({"type": "smudge"})
+    assert table.hand.extra.smudgers == (0,)
+    table.auction(2, None, None)
+    hand = table.hand
+    assert (hand.maker, hand.high_bid, hand.phase, hand.to_act) == (1, 2, "playing", 1)
+    assert seat_view(table.state, 2)["bids"] == [
+        {"seat": 0, "type": "smudge"}, {"seat": 1, "type": "bid", "amount": 2},
+        {"seat": 2, "type": "pass"}, {"seat": 3, "type": "pass"},
+    ]
+    everyone = game_with(DEAL_A, rules=rules)
+    everyone.post({"type": "smudge"})
+    everyone.auction(None, None, None)
+    assert (everyone.hand.maker, everyone.hand.high_bid, everyone.hand.to_act) == (0, None, 0)
+    plain = game_with(DEAL_A)
+    assert {"type": "smudge"} not in plain.actions()
+    with pytest.raises(IllegalActionError, match="no smudge"):
+        plain.act(DeclareSmudge(0))

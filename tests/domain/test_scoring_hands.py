@@ -8,10 +8,14 @@ leads, seats 0 and 2 play against 1 and 3 unless a test seats the table otherwis
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from domain.events import HandScored
-from tests.domain.scoring_helpers import TRICKS_A, score, settle
+from domain.scoring import Settlement, settle_hand
+from domain.state import INITIAL
+from tests.domain.scoring_helpers import TRICKS_A, played_hand, rules_with, score, settle
 
 # Seat 0 takes both tricks and all four points: high AS, low 2S, jack JS, game 5 to 0.
 SWEEP = ("AS 2S 3H 4H", "JS 3S 5H 6H")
@@ -236,3 +240,38 @@ def test_a_moon_bid_above_the_maximum_is_the_only_moon() -> None:
     options = {**MOON, "moon_bid": "above-maximum"}
     assert not settle(SWEEP, options, bid=4).over
     assert settle(SWEEP, options, bid=5).reason == "moon"
+
+
+# Seat 1 leads; seat 0 takes the first four tricks, seat 3 the fifth and seat 2 the last (each alone).
+FOUR_TO_SEAT_0 = ("2S 3S 4S AS", "KS 5S 6S 7S", "QS 8S 9S TS", "JS 2H 3H 4H", "5H 6H 7H 8H", "9H TH JH QH")
+
+
+def _smudged(seats: tuple[int, ...], scores: tuple[int, ...] = (0, 0, 0, 0)) -> Settlement:
+    rules = rules_with(players=4, side_size=1, smudge_call=4, contract="tricks", max_bid=6, target_score=7)
+    hand = played_hand(rules, FOUR_TO_SEAT_0, maker=1, bid=2)
+    hand = dataclasses.replace(hand, extra=dataclasses.replace(hand.extra, smudgers=seats))
+    state = dataclasses.replace(INITIAL, rules=rules, scores=scores)
+    return settle_hand(state, hand)
+
+
+def test_a_smudge_made_wins_the_game_before_the_points_count() -> None:
+    """004_e1210a2155bafbac.txt, "Smudge" (a smudge achieved wins the game) and "Rules for Victory Points" (it wins at the end of the round, before the points are tallied).
+
+    Seat 0 declared smudge and took exactly four tricks: it wins, though seat 1 made its
+    contract and another seat might have reached 7 on the points.
+    """
+    settled = _smudged((0,), scores=(0, 6, 0, 6))
+    assert settled.scored.smudges == ((0, True),)
+    assert (settled.over, settled.winner, settled.reason) == (True, 0, "smudge")
+
+
+def test_a_smudge_failed_costs_its_four_points() -> None:
+    """004_e1210a2155bafbac.txt, "Smudge": going over or under the 4 tricks, the player loses 4 victory points.
+
+    Seat 2 declared smudge and took one trick: a smudge-set of -4 beside what it took.
+    """
+    settled = _smudged((2,))
+    scored = settled.scored
+    assert scored.smudges == ((2, False),) and not settled.over
+    assert [(a.kind, a.side, a.value) for a in scored.adjustments if a.kind == "smudge-set"] == [("smudge-set", 2, -4)]
+    assert scored.changes[2] == scored.taken[2] - 4

@@ -40,6 +40,7 @@ _ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     "DealerTookSet": ("take-set", ()),
     "DealerRan": ("run", ()),
     "MisdealDeclared": ("misdeal", ()),
+    "SmudgeDeclared": ("smudge", ()),
 }
 
 

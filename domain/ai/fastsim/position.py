@@ -45,14 +45,16 @@ def is_supported(state: GameState) -> bool:
     """Tell whether the kernel can play ``state`` to the end of its hand.
 
     Face-down cards (001 "Fish Pitch"), hands in which a seat revoked under the penalty
-    option (003 "Auction pitch") and leads that rotate rather than go to the trick's
-    winner (004 "The Pitcher") stay on the reference reducers.
+    option (003 "Auction pitch"), leads that rotate rather than go to the trick's winner
+    (004 "The Pitcher") and hands with a smudge declared (004 "Smudge") stay on the
+    reference reducers.
     """
     hand = state.hand
     return (
         state.ended is None and hand is not None and hand.phase == PLAYING and hand.trump is not None
         and hand.to_act is not None and hand.maker is not None and hand.high_bid is not None
         and not state.rules.blind_cards and not hand.extra.revokes and state.rules.trick_leader == "winner"
+        and not hand.extra.smudgers
     )
 
 
@@ -84,12 +86,12 @@ def plays_from_deal(rules: Rules) -> bool:
     """Tell whether the kernel can play a hand of ``rules`` from the deal (fromdeal.py).
 
     Trump is declared (not set by the first lead), no face-down cards, no revoke penalty,
-    the winner of each trick leads the next; kitties, discards, refills (discards.py) and
-    trump-only play (seats out of trump sit out) are played.
+    the winner of each trick leads the next, no smudge to declare (004); kitties, discards,
+    refills (discards.py) and trump-only play (seats out of trump sit out) are played.
     """
     return (
         rules.trump_by == "declared" and not rules.blind_cards and rules.revoke != "penalty"
-        and rules.trick_leader == "winner"
+        and rules.trick_leader == "winner" and not rules.smudge_call
     )
 
 

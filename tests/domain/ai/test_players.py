@@ -139,9 +139,10 @@ def test_the_stuck_dealer_bids() -> None:
 
 
 # The option sets, and the variant sets whose hands the kernel leaves to the reducers in
-# part or whole (004's rotating lead, its eldest pitching when everyone passes).
+# part or whole (004's rotating lead, its eldest pitching when everyone passes, its smudge).
 LEGALITY_SETS = OPTION_SETS + tuple(
-    v for v in VARIANT_SETS if "trick_leader" in v or v.get("all_pass_redeal") == "eldest-pitches"
+    v for v in VARIANT_SETS
+    if "trick_leader" in v or v.get("all_pass_redeal") == "eldest-pitches" or "smudge_call" in v
 )
 
 

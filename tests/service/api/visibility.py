@@ -40,7 +40,7 @@ from domain.cards import RANK_NAMES, SUIT_NAMES
 PUBLIC_EVENTS = frozenset({
     "GameStarted", "BidMade", "BidPassed", "TrumpDeclared", "CardPlayed", "FaceDownPlayed",
     "TrickTaken", "Revoked", "HandClaimed", "HandFinishedEarly", "SatOut", "MisdealDeclared",
-    "DealerTookSet", "HandScored", "DealKeyRevealed", "GameEnded",
+    "DealerTookSet", "HandScored", "DealKeyRevealed", "GameEnded", "SmudgeDeclared",
 })
 # Events whose cards only the seat they name (or, for a deal, each seat its own) may see
 # while their deal is in progress.
