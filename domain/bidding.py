@@ -136,6 +136,8 @@ def check_smudge(rules: Rules, hand: HandState, seat: int) -> None:
     """
     if not rules.smudge_call:
         raise IllegalActionError("these rules have no smudge to declare")
+    if any(s == seat for s, _ in hand.bids):
+        raise IllegalActionError("a smudge is declared as a player's first call of the auction")
     check_pass(rules, hand, seat)
 
 

@@ -56,6 +56,8 @@ def claim_tricks(rules: Rules, hand: HandState, seat: int) -> tuple[TrickPlays, 
     """Return the remaining tricks of a certain claim by ``seat``, None when it is not certain."""
     if hand.trump is None or hand.table or rules.trump_only or any(c for row in hand.extra.blind for c in row):
         return None
+    if hand.extra.smudgers:
+        return None  # which seat takes each trick decides a smudge (004), which a claim does not say
     order = trump_order(rules, hand.trump)
     side = rules.side_of(seat)
     n = rules.players
@@ -115,6 +117,8 @@ def points_decided(rules: Rules, hand: HandState) -> bool:
         return False
     if any("trick" in name and value is True for name, value in rules.to_dict().items()):
         return False
+    if rules.contract == "tricks" or rules.smudge_call:
+        return False  # the tricks themselves score: a contract in tricks, a smudge (004)
     order = trump_order(rules, hand.trump)
     remaining = [c for held in hand.cards for c in held] + [c for row in hand.extra.blind for c in row if c]
     if not remaining:

@@ -727,11 +727,22 @@ def check_rules(rules: Rules) -> Rules:
                 f"the deck has no rank {rank}",
                 (name, "removed_ranks"),
             )
+    if rules.smudge_call and 2 * rules.smudge_call <= rules.hand_size:
+        raise RulesError(
+            f"options 'smudge_call' ({rules.smudge_call}) and 'hand_size' ({rules.hand_size}) contradict: "
+            "a smudge must take more than half the tricks, so that two smudges cannot both be made",
+            ("smudge_call", "hand_size"),
+        )
     if rules.smudge_call > rules.hand_size:
         raise RulesError(
             f"options 'smudge_call' ({rules.smudge_call}) and 'hand_size' ({rules.hand_size}) contradict: "
             "a smudge undertakes no more tricks than a hand has",
             ("smudge_call", "hand_size"),
+        )
+    if rules.smudge_call and rules.dealer_can_run:
+        raise _contradict(
+            "smudge_call", "dealer_can_run", rules,
+            "a smudge is a player's one call, and running it would ask the players to bid again",
         )
     if rules.bid_bonus and rules.maker_bid_only:
         raise RulesError(

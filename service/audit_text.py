@@ -56,14 +56,17 @@ def hand_renderable(view: Mapping[str, Any]) -> RenderableType:
     if view.get("kitty"):
         deal.add_row("kitty", cards_text(view["kitty"]))
     parts.append(deal)
+    calls = {"pass": "passes", "smudge": "declares a smudge"}
     bids = ", ".join(
-        f"seat {b['seat']} " + (f"bids {b['amount']}" if b["type"] == "bid" else "passes") for b in view["bids"]
+        f"seat {b['seat']} " + (f"bids {b['amount']}" if b["type"] == "bid" else calls[b["type"]])
+        for b in view["bids"]
     )
     parts.append(Text(f"Bidding: {bids or '—'}"))
     if trump is not None:
-        line = Text(f"Seat {view['maker']} makes {view['high_bid']}; trump ")
+        bid = "no bid" if view["high_bid"] is None else view["high_bid"]
+        line = Text(f"Seat {view['maker']} makes {bid}; trump ")
         parts.append(line + Text(SYMBOLS[trump], style="red" if trump in RED else "") + Text(f" ({trump})"))
-    others = [a for a in view["actions"] if a.get("type") not in ("bid", "pass", "declare", "play")]
+    others = [a for a in view["actions"] if a.get("type") not in ("bid", "pass", "smudge", "declare", "play")]
     if others:
         parts.append(Text("Other actions: " + "; ".join(
             " ".join(f"{k}={v}" for k, v in a.items()) for a in others)))

@@ -46,7 +46,8 @@ _PLAIN = {
     "bidding": "one-round", "moon": "none", "dealer_can_steal": "never", "stick_dealer": "bid",
     "dealer_can_run": False, "misdeal": "none", "nine_five": False, "jokers": 0, "removed_ranks": "",
     "kitty_size": 0, "blind_cards": 0, "discarding": "none", "off_jack": False, "off_ace": False,
-    "off_three": False, "off_five": False, "off_nine": False,
+    "off_three": False, "off_five": False, "off_nine": False, "smudge_call": 0, "trick_leader": "winner",
+    "bid_bonus": False,
 }
 
 

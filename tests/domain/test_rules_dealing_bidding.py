@@ -284,6 +284,9 @@ def test_a_smudge_is_a_sealed_call_beside_the_auction_for_the_pitch() -> None:
     everyone.post({"type": "smudge"})
     everyone.auction(None, None, None)
     assert (everyone.hand.maker, everyone.hand.high_bid, everyone.hand.to_act) == (0, None, 0)
+    rounds = game_with(DEAL_A, options={"smudge_call": 4, "bidding": "rounds", "stick_dealer": "off"})
+    rounds.auction(2, 3, None, None)
+    assert rounds.state.to_act == 0 and {"type": "smudge"} not in rounds.actions()  # a smudge is a first call
     plain = game_with(DEAL_A)
     assert {"type": "smudge"} not in plain.actions()
     with pytest.raises(IllegalActionError, match="no smudge"):

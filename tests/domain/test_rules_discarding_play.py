@@ -227,6 +227,13 @@ def test_the_hand_finishes_early_when_no_point_is_left() -> None:
     slow.declare("S")
     slow.play("AS 2S 5S 6S", "3S 4S JS TS")
     assert slow.hand.phase == "playing"
+    # Where the tricks themselves score (a contract in tricks; 004's smudge), every trick is played.
+    for options in ({"contract": "tricks"}, {"smudge_call": 4, "contract": "tricks", "max_bid": 6}):
+        counted = game_with(hands, options={"finish_early": True, **options})
+        counted.auction(2, None, None, None)
+        counted.declare("S")
+        counted.play("AS 2S 5S 6S", "3S 4S JS TS")
+        assert counted.hand.phase == "playing"
 
 
 def test_a_claim_is_accepted_only_when_certain() -> None:

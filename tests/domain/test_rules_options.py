@@ -321,6 +321,8 @@ def test_a_value_of_the_wrong_kind_is_refused_by_name(name: str, value: object) 
         ({"players": 3, "side_size": 3}, ("players", "side_size")),
         ({"jokers": 1, "joker_place": "above-ace", "low_point": "capturer"}, ("joker_place", "low_point")),
         ({"bid_bonus": True, "maker_bid_only": True}, ("bid_bonus", "maker_bid_only")),
+        ({"smudge_call": 3}, ("smudge_call", "hand_size")),
+        ({"smudge_call": 4, "dealer_can_run": True}, ("smudge_call", "dealer_can_run")),
     ],
 )
 def test_contradictory_options_are_refused_naming_both(options: dict[str, object], named: tuple[str, ...]) -> None:
