@@ -715,10 +715,10 @@ def check_rules(rules: Rules) -> Rules:
         )
     if rules.joker_place == "above-ace" and rules.low_point == "capturer":
         # 003 "Off-jack, jokers and odd trumps": the ultimate trump captures everything but the low trump.
-        raise RulesError(
-            "options 'joker_place' ('above-ace') and 'low_point' ('capturer') contradict: the ultimate trump "
-            "captures everything but the low trump, whose point goes to its original owner or player",
-            ("joker_place", "low_point"),
+        raise _contradict(
+            "joker_place", "low_point", rules,
+            "the ultimate trump captures everything but the low trump, whose point goes to its original "
+            "owner or player",
         )
     for name, rank in (("off_jack", "J"), ("off_ace", "A"), ("off_three", "3"), ("off_five", "5"), ("off_nine", "9")):
         if getattr(rules, name) and rank in rules.removed_ranks:
@@ -727,17 +727,10 @@ def check_rules(rules: Rules) -> Rules:
                 f"the deck has no rank {rank}",
                 (name, "removed_ranks"),
             )
-    if rules.smudge_call and 2 * rules.smudge_call <= rules.hand_size:
-        raise RulesError(
-            f"options 'smudge_call' ({rules.smudge_call}) and 'hand_size' ({rules.hand_size}) contradict: "
-            "a smudge must take more than half the tricks, so that two smudges cannot both be made",
-            ("smudge_call", "hand_size"),
-        )
-    if rules.smudge_call > rules.hand_size:
-        raise RulesError(
-            f"options 'smudge_call' ({rules.smudge_call}) and 'hand_size' ({rules.hand_size}) contradict: "
-            "a smudge undertakes no more tricks than a hand has",
-            ("smudge_call", "hand_size"),
+    if rules.smudge_call and not rules.hand_size < 2 * rules.smudge_call <= 2 * rules.hand_size:
+        raise _contradict(
+            "smudge_call", "hand_size", rules,
+            "a smudge takes more than half the tricks (so that two cannot both be made) and no more than all",
         )
     if rules.smudge_call and rules.dealer_can_run:
         raise _contradict(
@@ -745,10 +738,8 @@ def check_rules(rules: Rules) -> Rules:
             "a smudge is a player's one call, and running it would ask the players to bid again",
         )
     if rules.bid_bonus and rules.maker_bid_only:
-        raise RulesError(
-            "options 'bid_bonus' and 'maker_bid_only' contradict: made bids score the bid on top of the "
-            "points taken, or the bid only",
-            ("bid_bonus", "maker_bid_only"),
+        raise _contradict(
+            "bid_bonus", "maker_bid_only", rules, "made bids score the bid on top of the points taken, or the bid only",
         )
     if rules.min_bid > rules.max_bid:
         raise RulesError(
