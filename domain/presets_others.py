@@ -3,8 +3,9 @@
 001_7ce2dc221d1f8f64.txt: Auction Pitch (2 to 7 players, 7 to win) and its sections
 Smudge, Set Back, 29 Card Arizona Pitch, Nine Card Pitch and Fish Pitch. 002_fa9b027eaad6e796.txt:
 the 4-point and 10-point tables. 003_da4a947e3fecc28d.txt: blind all fours, auction pitch
-and partnership pitch. 004_e1210a2155bafbac.txt: its Auction Pitch. Where a name is taken by another text's game of the same name
-(000's Arizona to 11, 001's Auction Pitch), the later one carries its text's number.
+and partnership pitch. 004_e1210a2155bafbac.txt: its Auction Pitch. Where a name is taken
+by another text's game of the same name (000's Arizona to 11, 001's Auction Pitch), the
+later one carries its text's number.
 Only data lives here; each preset's ``source`` quotes the sentences of its options.
 """
 

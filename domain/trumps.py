@@ -5,8 +5,9 @@ option, the off-cards (the jack, ace, three, five or nine of the same colour, ea
 below its twin: 000 "Scoring") and the jokers (000 "Jokers"; 002 "10-point Pitch";
 001 "Set Back"; above the ace as 003's "ultimate trump"). A card's strength in a
 trick: trumps beat every other card and rank among themselves by the trump order; other
-cards rank 2 (low) to A (high) and win only in the suit led. Under "first joker played is high" the two jokers share one strength,
-so the first played on a trick wins (000 "Playing"). The order is computed once per
+cards rank 2 (low) to A (high) and win only in the suit led. Under "first joker played
+is high" the two jokers share one strength, so the first played on a trick wins (000
+"Playing"). The order is computed once per
 (rules, trump) and cached.
 """
 

@@ -47,6 +47,7 @@ from domain.ai.rng import Rng, seed_of
 from domain.ai.rollout import outcome, side_values
 from domain.legal import legal_commands
 from domain.play import check_play, is_playable
+from domain.rules import Rules
 from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState
 
 
@@ -200,10 +201,7 @@ def _kernel_values(
         picked = [j for j, c in enumerate(commands) if isinstance(c, DeclareTrump)]
         suits = [c.suit for c in commands if isinstance(c, DeclareTrump)]
         values.add_rows(picked, fastsim.declare_rows(knowledge, deals, suits), rules, side, state.scores)
-    elif (
-        hand.phase == BIDDING and fastsim.plays_from_deal(rules) and not rules.nine_five
-        and not hand.extra.ran and rules.bidding != "none" and rules.all_pass_redeal != "eldest-pitches"
-    ):
+    elif hand.phase == BIDDING and bids_from_deal(rules) and not hand.extra.ran:
         calls: list[int | None] = []
         for j, command in enumerate(commands):
             if isinstance(command, (MakeBid, Pass)):
@@ -253,6 +251,18 @@ def _pitch_values(
             values.add_rows(columns, fastsim.play_rows(pitched, knowledge, deals, firsts), rules, side, state.scores)
             picked += columns
     return picked
+
+
+def bids_from_deal(rules: Rules) -> bool:
+    """Tell whether the kernel plays the rest of an auction of ``rules`` from a bidding seat's state.
+
+    Not under nine-five (a seat's cards decide its calls), nor where everyone passing
+    makes the eldest pitch (the kernel's auction throws such a deal in).
+    """
+    return (
+        fastsim.plays_from_deal(rules) and not rules.nine_five and rules.bidding != "none"
+        and rules.all_pass_redeal != "eldest-pitches"
+    )
 
 
 def declares_from_deal(state: GameState) -> bool:

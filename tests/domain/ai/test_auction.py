@@ -25,7 +25,7 @@ from domain.ai import fastsim
 from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS
 from domain.ai.knowledge import Knowledge, knowledge_of
 from domain.ai.bid_analysis import bid_chances
-from domain.ai.montecarlo import declares_from_deal, estimates
+from domain.ai.montecarlo import bids_from_deal, declares_from_deal, estimates
 from domain.ai.policies import level3
 from domain.ai.rollout import outcome
 from domain.events import HandScored
@@ -47,12 +47,7 @@ ALL_TABLES: dict[str, dict[str, Any]] = {
 
 
 def _fits(options: dict[str, Any]) -> bool:
-    """Tell whether montecarlo.py plays a bid of ``options`` in the kernel (where everyone passing throws the deal in)."""
-    rules = rules_from_dict(options)
-    return (
-        fastsim.plays_from_deal(rules) and not rules.nine_five and rules.bidding != "none"
-        and rules.all_pass_redeal != "eldest-pitches"
-    )
+    return bids_from_deal(rules_from_dict(options))
 
 
 TABLES = {name: options for name, options in ALL_TABLES.items() if _fits(options)}
