@@ -1,8 +1,8 @@
 """Alembic environment: run the migrations against the URL the caller passes in.
 
-The URL comes from ``config.attributes["url"]`` (set by service.migrate), else
+The URL comes from ``config.attributes["url"]`` (set by service.store.migrate), else
 from ``-x url=...`` on the alembic command line, else from the ``sqlalchemy.url``
-option. The engine is built by service.db.make_engine, so on SQLite every
+option. The engine is built by service.store.db.make_engine, so on SQLite every
 migration runs inside one ``BEGIN IMMEDIATE`` transaction (DDL included) and
 on PostgreSQL an advisory lock keeps two processes from migrating at once.
 """
@@ -14,7 +14,7 @@ from logging.config import fileConfig
 from alembic import context
 from sqlalchemy import Connection, text
 
-from service.db import make_engine, normalize_url
+from service.store.db import make_engine, normalize_url
 
 # An arbitrary constant: the key of the PostgreSQL advisory lock held while migrating.
 _MIGRATION_LOCK_KEY = 0x7069746368  # "pitch"
@@ -26,7 +26,7 @@ def _url() -> str:
     url = config.attributes.get("url") or context.get_x_argument(as_dictionary=True).get("url")
     url = url or config.get_main_option("sqlalchemy.url")
     if not url:
-        raise RuntimeError("no database URL: pass one with -x url=... or service.migrate.upgrade(url)")
+        raise RuntimeError("no database URL: pass one with -x url=... or service.store.migrate.upgrade(url)")
     return str(url)
 
 

@@ -26,7 +26,7 @@ from domain.state import INITIAL
 from domain.views import is_deal_finished, is_hash_shown
 from service.errors import AppError, GameNotFoundError
 from service.games import GameService, is_game_id
-from service.store import StoredEvent
+from service.ports.events import StoredEvent
 
 
 class GameNotFinishedError(AppError):

@@ -1,8 +1,9 @@
-"""The composition root: the store, the games, the jobs and their dispatcher, from Settings.
+"""The composition root: the store, the use cases, the job runner and its dispatcher, from Settings.
 
-The HTTP app, the workers and the CLI all build their services here. With a broker set,
-jobs go to Celery workers by task name; without one, to the server's own threads
-(service/runner.py), which ``start_runner`` starts.
+The HTTP app, the workers and the CLI all build their services here, and only here are
+adapters handed to use cases (through their constructors). With a broker set, jobs go
+to Celery workers by task name; without one, to the server's own threads
+(service/jobs/threads.py), which ``start_runner`` starts.
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ from dataclasses import dataclass
 from sqlalchemy import Engine
 
 from service.config import Settings
-from service.db import make_engine
 from service.games import GameService
 from service.hints import HintService
-from service.jobs import Dispatcher, Jobs, JobStore
+from service.jobs.handlers import default_handlers
+from service.jobs.runner import JobRunner
+from service.jobs.threads import ThreadRunner
 from service.metrics import Metrics, NoMetrics
-from service.runner import ThreadRunner
-from service.store import EventStore
+from service.ports.jobs import Dispatcher
+from service.store import open_event_store
+from service.store.db import make_engine
+from service.store.job_rows import JobRows
 
 
 @dataclass
@@ -26,7 +30,7 @@ class Services:
     """Everything a process serves games with."""
 
     games: GameService
-    jobs: Jobs
+    jobs: JobRunner
     hints: HintService
     runner: ThreadRunner | None
     engine: Engine
@@ -54,18 +58,19 @@ def build_services(
     """Return the services ``settings`` describe (a ThreadRunner when no broker and no dispatcher is given)."""
     metrics = metrics or NoMetrics()
     engine = make_engine(settings.database_url, settings.pool_size)
-    games = GameService(EventStore(engine), settings.state_cache, metrics=metrics)
     runner = None
     if dispatcher is None:
         if settings.broker_url:
-            from service.dispatch import CeleryDispatcher
+            from service.jobs.broker import CeleryDispatcher
 
             dispatcher = CeleryDispatcher(settings.broker_url)
         else:
             runner = ThreadRunner(settings.job_threads, sweep_seconds=max(0.5, settings.job_lease_seconds / 4))
             dispatcher = runner
-    jobs = Jobs(JobStore(engine), games, dispatcher, settings.job_lease_seconds, metrics)
-    games.with_change = jobs.schedule_move
-    games.on_change = jobs.after_change
+    job_rows = JobRows(engine)
+    games = GameService(open_event_store(engine), dispatcher, settings.state_cache, metrics=metrics)
+    hints = HintService(games, job_rows, dispatcher)
+    handlers = default_handlers(games, job_rows, dispatcher)
+    jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics)
     broker = dispatcher if settings.broker_url else None
-    return Services(games, jobs, HintService(games, jobs), runner, engine, metrics, broker)
+    return Services(games, jobs, hints, runner, engine, metrics, broker)

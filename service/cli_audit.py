@@ -24,13 +24,14 @@ from service.config import Settings
 @contextmanager
 def _audits() -> Iterator[Any]:
     from service.audits import AuditService
-    from service.db import make_engine
+    from service.store.db import make_engine
     from service.games import GameService
-    from service.store import EventStore
+    from service.store import open_event_store
+    from service.store.recorder import Recorder
 
     engine = make_engine(Settings.from_env().database_url)
     try:
-        yield AuditService(GameService(EventStore(engine), cache_size=0))
+        yield AuditService(GameService(open_event_store(engine), cache_size=0))
     finally:
         engine.dispose()
 
@@ -47,7 +48,7 @@ def replay(game: str, number: int | None) -> None:
     """Replay a game's hands: the deal, the bidding, every trick and the score."""
     from service.audit_text import hand_renderable, print_renderable
     from service.errors import AppError
-    from service.store import StoreError
+    from service.ports.events import StoreError
 
     try:
         with _audits() as audits:
@@ -97,7 +98,7 @@ def audit(game: str | None, record_file: str | None, selfcheck_hands: int | None
 def _audit_game(game: str) -> None:
     from service.audit_text import game_audit_renderable, print_renderable
     from service.errors import AppError
-    from service.store import StoreError
+    from service.ports.events import StoreError
 
     try:
         with _audits() as audits:
@@ -136,7 +137,9 @@ def _selfcheck(hands: int) -> None:
 
     from rich.progress import Progress
 
-    from service.selfcheck import selfcheck
+    from service.cli import load
+
+    selfcheck = load("lab.selfcheck:selfcheck")
 
     with Progress(transient=True) as progress:
         task = progress.add_task("auditing hands", total=hands)

@@ -28,9 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from service.db import default_sqlite_url
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
+
+
+def default_sqlite_url(data_dir: str | Path) -> str:
+    """Return the URL of the embedded database file `pitch.db` in `data_dir`."""
+    return f"sqlite:///{Path(data_dir).resolve() / 'pitch.db'}"
 
 
 @dataclass(frozen=True, slots=True)

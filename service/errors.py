@@ -1,4 +1,4 @@
-"""The application's own errors, raised by the use cases (service/games.py).
+"""The application's own errors, raised by the use cases (service/games, service/hints.py, service/audits.py).
 
     AppError
     ├── GameNotFoundError     no game has that id                         (404)

@@ -1,5 +1,5 @@
 """Hints and bid analyses for a seat (000 "Learning Features": Hints, AI points estimate,
-Analyze bid): requested as jobs (service/jobs.py), read back by the seat that asked.
+Analyze bid): requested as jobs (service/ports/jobs.py), read back by the seat that asked.
 
 A hint is for the seat's own token only, and only when the seat is to act. It answers
 with the suggested action and every legal action's expected points; given the action
@@ -18,7 +18,11 @@ from domain.legal import legal_commands
 from domain.state import BIDDING
 from service.errors import InvalidRequestError, JobNotFoundError, UnauthorizedError
 from service.games import GameService
-from service.jobs import BID_ANALYSIS, DONE, FAILED, HINT, RUNNING, SUPERSEDED, Job, Jobs
+from service.games.outbox import send_jobs
+from service.logs import current_request_id
+from service.ports.jobs import (
+    BID_ANALYSIS, DONE, FAILED, HINT, RUNNING, SUPERSEDED, Dispatcher, Job, JobRepository, JobRequest,
+)
 
 DEFAULT_LEVEL = 4
 
@@ -26,9 +30,20 @@ DEFAULT_LEVEL = 4
 class HintService:
     """Request and read hints and bid analyses."""
 
-    def __init__(self, games: GameService, jobs: Jobs) -> None:
+    def __init__(self, games: GameService, jobs: JobRepository, dispatcher: Dispatcher) -> None:
         self.games = games
         self.jobs = jobs
+        self.dispatcher = dispatcher
+
+    def _request(self, game_id: str, job: JobRequest) -> Job:
+        """Store the job, then send it (one that cannot be sent waits in its row for the sweep)."""
+        request_id = current_request_id()
+        if request_id is not None:
+            job = JobRequest(job.kind, job.seat, job.level, job.for_version, {**job.request, "request_id": request_id})
+        stored = self.jobs.create(game_id, job)
+        assert stored is not None  # only moves are unique per version
+        send_jobs(self.dispatcher, [stored.id])
+        return stored
 
     def _seat(self, game_id: str, token: str | None) -> int:
         self.games.load(game_id)
@@ -51,9 +66,7 @@ class HintService:
         request: dict[str, Any] = {}
         if action is not None:
             request["action"] = action_of(command_from_action(seat, action))
-        job = self.jobs.request(game_id, HINT, seat, level, state.version, request)
-        assert job is not None
-        return job
+        return self._request(game_id, JobRequest(HINT, seat, level, state.version, request))
 
     def request_bid_analysis(
         self, game_id: str, token: str | None, bid: int, level: int = DEFAULT_LEVEL,
@@ -66,13 +79,11 @@ class HintService:
             raise IllegalActionError("a bid can be analyzed by the seat to bid, during the bidding")
         if not any(action_of(c) == {"type": "bid", "amount": bid} for c in legal_commands(state, seat)):
             raise IllegalActionError(f"seat {seat} cannot bid {bid} now")
-        job = self.jobs.request(game_id, BID_ANALYSIS, seat, level, state.version, {"bid": bid})
-        assert job is not None
-        return job
+        return self._request(game_id, JobRequest(BID_ANALYSIS, seat, level, state.version, {"bid": bid}))
 
     def read(self, job_id: str, token: str | None, kind: str) -> dict[str, Any]:
         """Return a hint or analysis as its seat may read it."""
-        job = self.jobs.store.get(job_id)
+        job = self.jobs.get(job_id)
         if job is None or job.kind != kind:
             raise JobNotFoundError(f"there is no {kind} {job_id!r}")
         if token is None or self.games.seat_of(job.game_id, token) != job.seat:

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from service.db import default_sqlite_url, normalize_url
+from service.config import default_sqlite_url
+from service.store.db import normalize_url
 
 DEFAULT_POSTGRES_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 

@@ -6,7 +6,7 @@ job and the game from the database and records its result there, never in the br
 Delivery is at least once: messages are acknowledged after the task ends and given back
 if the worker process dies (``acks_late``, ``reject_on_worker_lost``), and a sweeper in
 each worker sends again the jobs whose lease expired. The job's lease and its
-``expected_version`` make every extra delivery harmless (service/jobs.py).
+``expected_version`` make every extra delivery harmless (service/jobs/runner.py, handlers.py).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from celery.signals import setup_logging, worker_process_init, worker_ready, wor
 
 from service.bootstrap import Services, build_services
 from service.config import Settings
-from service.dispatch import RUN_JOB_TASK, CeleryDispatcher
+from service.jobs.broker import RUN_JOB_TASK, CeleryDispatcher
 from service.logs import configure_logging
 from service.metrics import PrometheusMetrics, serve_metrics
-from service.runner import warm_fast_simulator
+from service.jobs.warm import warm_fast_simulator
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ class _MetricsEndpoint:
 
         def gauges() -> dict[str, dict[str, float]]:
             try:
-                counts = self._process.services().jobs.store.open_counts()
+                counts = self._process.services().jobs.rows.open_counts()
             except Exception:  # a scrape still answers when the database does not
                 log.warning("metrics: could not count the open jobs", exc_info=True)
                 return {}

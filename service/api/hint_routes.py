@@ -12,7 +12,7 @@ from service.api import hint_schemas
 from service.api.routes import PROBLEM, _token
 from service.api.schemas import Problem
 from service.hints import HintService
-from service.jobs import BID_ANALYSIS, HINT
+from service.ports.jobs import BID_ANALYSIS, HINT
 
 hints = PitchBlueprint(
     "hints", __name__, url_prefix="/v1",

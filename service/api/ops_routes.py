@@ -67,7 +67,7 @@ class Metrics(MethodView):
         services = current_app.extensions.get("pitch_services")
         gauges = None
         if services is not None:
-            job_store = services.jobs.store
+            job_store = services.jobs.rows
 
             def gauges() -> dict[str, dict[str, float]]:
                 try:

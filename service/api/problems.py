@@ -33,7 +33,7 @@ from service.errors import (
     GameNotFoundError, IdempotencyKeyError, InvalidRequestError, JobNotFoundError, UnauthorizedError,
     VersionConflictError,
 )
-from service.store import StoreUnavailableError
+from service.ports.events import StoreUnavailableError
 
 MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger(__name__)

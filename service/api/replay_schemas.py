@@ -178,7 +178,7 @@ class IllegalRecordProblem(schemas.Problem):
     replay = fields.Nested(HandView, metadata={"description": "The hand as far as its actions were legal."})
 
 
-# The example of openapi.yaml: hand 2 of service/simulate.py's random_game("openapi-example"),
+# The example of openapi.yaml: hand 2 of lab/simulate.py's random_game("openapi-example"),
 # as domain/records.py's records_of_game builds it; tests audit it as a real hand.
 RECORD_EXAMPLE: dict[str, Any] = {'format': 'pitch-hand/v1',
  'rules': {'preset': 'team-auction', 'options': {}},

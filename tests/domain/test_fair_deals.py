@@ -18,7 +18,7 @@ from domain.deal_proofs import check_deals
 from domain.events import DealKeyRevealed, Event, GameEnded, GameStarted, HandDealt
 from domain.fairness import SeededDeals, deal_key, seed_from_text, shuffle
 from domain.rules import Rules
-from service.simulate import random_game
+from lab.simulate import random_game
 
 VECTOR_DEAL_1_DEALER_0 = (
     ("7H", "2C", "3S", "4D", "QH", "KH"), ("KS", "TD", "AS", "5H", "4S", "AH"),

@@ -11,7 +11,7 @@ from domain.audit import check_hands, replay_record
 from domain.errors import MalformedError
 from domain.events import Event, HandScored, PointAward, TrickTaken
 from domain.records import parse_record, record_data, records_of_game
-from service.simulate import random_game
+from lab.simulate import random_game
 
 
 @pytest.fixture(scope="module")

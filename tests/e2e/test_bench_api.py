@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from service.db import normalize_url
+from service.store.db import normalize_url
 from tests.dbs import postgres_admin_url
 
 FIGURES = r"[\d,]+ in +[\d.]+ s: +[\d,.]+/s  p50 +[\d.]+ ms  p95 +[\d.]+ ms  p99 +[\d.]+ ms"

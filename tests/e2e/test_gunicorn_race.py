@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.migrate import upgrade
+from service.store.migrate import upgrade
 from tests.dbs import postgres_database
 from tests.e2e.http_client import HttpClient
 from tests.e2e.test_serve import _free_port

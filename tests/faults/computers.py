@@ -23,8 +23,9 @@ import redis
 
 from service.bootstrap import Services, build_services
 from service.config import Settings
-from service.jobs import DONE, FAILED, MOVE, PENDING, RUNNING, SUPERSEDED, jobs_table
-from service.migrate import upgrade
+from service.ports.jobs import DONE, FAILED, MOVE, PENDING, RUNNING, SUPERSEDED
+from service.store.tables import jobs_table
+from service.store.migrate import upgrade
 from tests.dbs import postgres_database
 from tests.faults.logs import check_game
 from tests.faults.outages import REDIS_PORT, redis_ready

@@ -24,8 +24,11 @@ from domain.decide import decide
 from domain.fairness import SeededDeals
 from domain.state import GameState
 from service.hashing import canonical_json
-from service.state_cache import fold
-from service.store import EventStore, StoredEvent, idempotency_keys_table
+from service.games.state_cache import fold
+from service.store import open_event_store
+from service.store.recorder import Recorder
+from service.ports.events import StoredEvent
+from service.store.tables import idempotency_keys_table
 from tests.faults.players import Player
 
 # The event that opens each action's batch, and the fields of it the action names.
@@ -58,7 +61,7 @@ class Batch:
 
 def check_game(engine: Engine, game_id: str) -> tuple[list[StoredEvent], list[Batch]]:
     """Check ``game_id``'s stored log as the module says; return its events and its action batches."""
-    store = EventStore(engine)
+    store = open_event_store(engine)
     events = store.read(game_id)
     versions = [e.version for e in events]
     assert versions == list(range(1, len(events) + 1)), f"game {game_id}: versions {versions} have a gap"

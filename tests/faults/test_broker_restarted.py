@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from service.jobs import PENDING, RUNNING
+from service.ports.jobs import PENDING, RUNNING
 from tests.faults.computers import check_computer_game, computer_table
 from tests.faults.outages import restore_redis, stop_redis
 from tests.faults.waiting import wait_for

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from service.jobs import PENDING, RUNNING
+from service.ports.jobs import PENDING, RUNNING
 from tests.faults.computers import check_computer_game, computer_table
 from tests.faults.waiting import wait_for
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from service.db import make_engine, normalize_url
-from service.migrate import upgrade
+from service.store.db import make_engine, normalize_url
+from service.store.migrate import upgrade
 from tests.dbs import postgres_admin_url, postgres_database
 from tests.faults.logs import check_players
 from tests.faults.players import Player

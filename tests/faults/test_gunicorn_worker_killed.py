@@ -18,8 +18,8 @@ import threading
 import time
 from pathlib import Path
 
-from service.db import make_engine
-from service.migrate import upgrade
+from service.store.db import make_engine
+from service.store.migrate import upgrade
 from tests.dbs import postgres_database
 from tests.faults.logs import check_players
 from tests.faults.players import Player

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Engine
 
-from service.db import make_engine
-from service.migrate import upgrade
-from service.store import EventStore
+from service.store.db import make_engine
+from service.store.migrate import upgrade
+from service.store import open_event_store
+from service.store.recorder import Recorder
 from tests.dbs import postgres_database, sqlite_url
 
 BACKENDS = ["sqlite", "postgresql"]
@@ -64,6 +65,6 @@ def engine(store_url: str) -> Iterator[Engine]:
 
 
 @pytest.fixture
-def store(engine: Engine) -> EventStore:
+def store(engine: Engine) -> Recorder:
     """An event store on `engine`."""
-    return EventStore(engine)
+    return open_event_store(engine)

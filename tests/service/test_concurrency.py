@@ -16,14 +16,17 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import Engine, event
 
-from service.store import ConcurrencyError, EventStore, NewEvent, events_table
+from service.ports.events import ConcurrencyError, NewEvent
+from service.store import open_event_store
+from service.store.recorder import Recorder
+from service.store.tables import events_table
 
 WRITERS = 8
 VERSIONS = 250
 
 
 def test_eight_writers_race_for_each_of_250_versions_and_exactly_one_wins_each(engine: Engine) -> None:
-    store = EventStore(engine)  # its pool (5 + 10 overflow) has a connection for every writer
+    store = open_event_store(engine)  # its pool (5 + 10 overflow) has a connection for every writer
     game_id = f"race-{uuid.uuid4().hex}"
     store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
     barrier = threading.Barrier(WRITERS)
@@ -100,7 +103,7 @@ def _failing_row(engine: Engine, table: str, game_id: str, version: int | None) 
     ids=[*(f"after-event-row-{n}" for n in range(1, BATCH + 1)), "after-the-key-row"],
 )
 def test_a_batch_commits_whole_or_not_at_all_wherever_it_fails(engine: Engine, table: str, row: int) -> None:
-    store = EventStore(engine)
+    store = open_event_store(engine)
     game_id = f"batch-{uuid.uuid4().hex}"
     store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
     batch = [NewEvent("Step", {"n": n}) for n in range(BATCH)]
@@ -121,7 +124,7 @@ def test_a_batch_commits_whole_or_not_at_all_wherever_it_fails(engine: Engine, t
 
 
 def test_a_failure_just_before_commit_stores_nothing(engine: Engine) -> None:
-    store = EventStore(engine)
+    store = open_event_store(engine)
     game_id = f"commit-{uuid.uuid4().hex}"
     store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
 

@@ -1,4 +1,4 @@
-"""A game's deal context is built once per process (service/deal_sources.py): its secret is
+"""A game's deal context is built once per process (service/games/deal_sources.py): its secret is
 read from the store at most once, however many deals and revealed keys follow, and the
 deals are those of the secret (the hands replay the same from the log)."""
 
@@ -11,15 +11,16 @@ import pytest
 
 from domain.actions import action_of
 from domain.legal import legal_commands
-from service.db import make_engine
+from service.store.db import make_engine
 from service.games import GameService
-from service.migrate import upgrade
-from service.state_cache import fold
-from service.store import EventStore
+from service.store.migrate import upgrade
+from service.games.state_cache import fold
+from service.store import open_event_store
+from service.store.recorder import Recorder
 from tests.dbs import sqlite_url
 
 
-class _CountingStore(EventStore):
+class _CountingStore(Recorder):
     secrets_read = 0
 
     def secret(self, game_id: str) -> str | None:

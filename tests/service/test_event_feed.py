@@ -1,4 +1,4 @@
-"""Reading every game's events by global position (``EventStore.read_all``) never skips one.
+"""Reading every game's events by global position (``Recorder.read_all``) never skips one.
 
 PostgreSQL hands a position out when the row is inserted and makes it visible when its
 transaction commits, so positions can commit out of order. A reader tails the log while
@@ -21,8 +21,12 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import Engine, event
 
-from service.db import make_engine
-from service.store import EventStore, NewEvent, events_table
+from service.store.db import make_engine
+from service.store import open_event_store
+from service.store.recorder import Recorder
+from service.store.postgres import PostgresRecorder
+from service.ports.events import NewEvent
+from service.store.tables import events_table
 
 WRITERS = 6
 APPENDS = 12  # per writer and run
@@ -64,7 +68,7 @@ def _positions_after(engine: Engine, after: int) -> list[int]:
         return [int(p) for p in conn.execute(query).scalars()]
 
 
-def tail_while_writing(reader: EventStore, writers: EventStore, engine: Engine) -> tuple[list[int], list[int]]:
+def tail_while_writing(reader: Recorder, writers: Recorder, engine: Engine) -> tuple[list[int], list[int]]:
     """Tail the log while the writers append; return (positions seen, positions stored)."""
     start = _max_position(engine)
     done = threading.Event()
@@ -106,7 +110,7 @@ def tail_while_writing(reader: EventStore, writers: EventStore, engine: Engine) 
 def test_a_reader_tailing_six_writers_sees_every_event_once_and_in_order(
     writer_engine: Engine, engine: Engine,
 ) -> None:
-    reader, writers = EventStore(engine), EventStore(writer_engine)
+    reader, writers = open_event_store(engine), open_event_store(writer_engine)
     for run in range(RUNS):
         seen, stored = tail_while_writing(reader, writers, engine)
         assert len(stored) == WRITERS * (1 + sum(1 + n % 3 for n in range(APPENDS)))
@@ -120,9 +124,9 @@ def test_without_the_guard_the_same_tail_skips_late_commits_on_postgresql(
     postgres_store_url: str, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """SQLite commits positions in order and has no guard to remove; PostgreSQL needs it."""
-    monkeypatch.setattr(EventStore, "_committed_bound", lambda self, conn: None)
+    monkeypatch.setattr(PostgresRecorder, "_committed_bound", lambda self, conn: None)
     engine, writer_engine = make_engine(postgres_store_url), delayed_commits(postgres_store_url)
-    reader, writers = EventStore(engine), EventStore(writer_engine)
+    reader, writers = open_event_store(engine), open_event_store(writer_engine)
     skipped = 0
     try:
         for _ in range(RUNS):
@@ -137,7 +141,7 @@ def test_without_the_guard_the_same_tail_skips_late_commits_on_postgresql(
 
 
 def test_the_feed_reads_every_game_by_position_after_a_cursor(engine: Engine) -> None:
-    store = EventStore(engine)
+    store = open_event_store(engine)
     start = _max_position(engine)
     games = [f"cursor-{uuid.uuid4().hex}" for _ in range(3)]
     for game_id in games:

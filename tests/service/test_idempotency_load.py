@@ -17,9 +17,10 @@ import pytest
 from flask import Flask
 
 from service.api import create_app
-from service.db import make_engine
+from service.store.db import make_engine
 from service.games import GameService
-from service.store import EventStore
+from service.store import open_event_store
+from service.store.recorder import Recorder
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.replay_helpers import choose
 
@@ -30,7 +31,7 @@ AT_ONCE, AFTER = 3, 2
 @pytest.fixture
 def app(store_url: str) -> Iterator[Flask]:
     engine = make_engine(store_url)
-    yield create_app(service=GameService(EventStore(engine)))
+    yield create_app(service=GameService(open_event_store(engine)))
     engine.dispose()
 
 
@@ -81,7 +82,7 @@ def test_100_commands_sent_5_times_each_store_once_and_answer_alike(app: Flask) 
         reused = client.post(f"/v1/games/{game.id}/actions", json=other, headers=headers)
         assert reused.status_code == 422 and reused.get_json()["type"] == "/problems/idempotency-key-reused"
 
-    store: EventStore = app.extensions["pitch"].store
+    store: Recorder = app.extensions["pitch"].store
     stored_keys: Counter[str] = Counter()
     for game in games:
         events = store.read(game.id)

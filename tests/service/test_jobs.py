@@ -1,6 +1,8 @@
-"""The job lifecycle (service/jobs.py) on SQLite and PostgreSQL: claims under a lease, a
-lease that expires is taken up again, three attempts and a job is set aside, only the
-lease holder's result counts, and a duplicate or stale delivery never plays twice.
+"""The job lifecycle on SQLite and PostgreSQL: the job rows (service/store/job_rows.py) and
+the runner (service/jobs/runner.py, handlers.py). Claims under a lease, a lease that
+expires is taken up again, three attempts and a job is set aside, only the lease
+holder's result counts, a duplicate or stale delivery never plays twice, and a move is
+stored in the transaction of the change that calls for it (the outbox).
 """
 
 from __future__ import annotations
@@ -14,8 +16,14 @@ from sqlalchemy import Engine
 
 from domain.state import GameState
 from service.games import GameService
-from service.jobs import DONE, FAILED, HINT, MOVE, PENDING, RUNNING, SUPERSEDED, Jobs, JobStore
-from service.store import EventStore, StoreUnavailableError
+from service.jobs.handlers import default_handlers
+from service.jobs.runner import JobRunner
+from service.ports.events import NewEvent, StoreError, StoreUnavailableError
+from service.ports.jobs import (
+    BID_ANALYSIS, DONE, FAILED, HINT, MOVE, PENDING, RUNNING, SUPERSEDED, Dispatcher, JobRequest,
+)
+from service.store import open_event_store
+from service.store.job_rows import JobRows
 
 LEASE = 30.0
 ACTIONS = ("BidMade", "BidPassed", "TrumpDeclared", "CardPlayed")
@@ -33,7 +41,7 @@ class Clock:
 
 
 @dataclass
-class Recorder:
+class Sent:
     """A dispatcher that only remembers what it was asked to send."""
 
     sent: list[str] = field(default_factory=list)
@@ -45,22 +53,33 @@ class Recorder:
 @dataclass
 class World:
     clock: Clock
-    store: JobStore
+    store: JobRows
     games: GameService
-    jobs: Jobs
-    sent: Recorder
+    jobs: JobRunner
+    sent: Sent
+
+
+def runner(world: World, games: Any = None, dispatcher: Dispatcher | None = None) -> JobRunner:
+    """A runner over the world's rows, with other games or another dispatcher when given."""
+    games = games or world.games
+    dispatcher = dispatcher or world.sent
+    handlers = default_handlers(games, world.store, dispatcher)
+    return JobRunner(world.store, games, handlers, dispatcher, lease_seconds=LEASE)
 
 
 @pytest.fixture
 def world(engine: Engine) -> World:
     clock = Clock()
-    store = JobStore(engine, clock)
-    games = GameService(EventStore(engine))
-    sent = Recorder()
-    jobs = Jobs(store, games, sent, lease_seconds=LEASE)
-    games.with_change = jobs.schedule_move
-    games.on_change = jobs.after_change
-    return World(clock, store, games, jobs, sent)
+    store = JobRows(engine, clock)
+    sent = Sent()
+    games = GameService(open_event_store(engine, clock), sent)
+    world = World(clock, store, games, None, sent)  # type: ignore[arg-type]
+    world.jobs = runner(world)
+    return world
+
+
+def hint_job(seat: int = 0, extra: dict[str, Any] | None = None, kind: str = HINT) -> JobRequest:
+    return JobRequest(kind, seat, 4, 2, extra or {})
 
 
 def computer_game(world: World, seed: str) -> str:
@@ -77,14 +96,13 @@ def test_a_computer_seat_to_act_gets_one_move_job_per_version(world: World, requ
     assert len(world.sent.sent) == 1
     job = world.store.get(world.sent.sent[0])
     assert job is not None and (job.kind, job.state, job.for_version) == (MOVE, PENDING, 2)
-    world.jobs.after_change(game_id, world.games.load(game_id))  # scheduling again sends the same job
-    assert world.sent.sent == [job.id, job.id]
+    assert world.store.create(game_id, JobRequest(MOVE, job.seat, 1, 2)) is None  # one move per version
     assert world.store.move_for(game_id, 2) == job
 
 
 def test_a_computer_move_is_stored_with_the_events_that_call_for_it(world: World, request: pytest.FixtureRequest) -> None:
     """The process may die between the commit and the send: the move's row is already there."""
-    world.games.on_change = None  # nothing runs after the commit
+    world.games.dispatcher = None  # nothing is sent after the commit
     game_id = computer_game(world, request.node.name)
     assert world.sent.sent == []
     job = world.store.move_for(game_id, world.games.load(game_id).version)
@@ -95,27 +113,21 @@ def test_a_computer_move_is_stored_with_the_events_that_call_for_it(world: World
 
 
 def test_a_move_that_cannot_be_stored_leaves_the_events_unstored(world: World, request: pytest.FixtureRequest) -> None:
+    """The events and their jobs commit together: a job row the database refuses voids the events too."""
     game_id = computer_game(world, request.node.name)
-    version = world.games.load(game_id).version
-    job = world.store.move_for(game_id, version)
-    assert job is not None and world.jobs.run(job.id, "a") is not None  # the computer's first move
-    assert world.games.store.version(game_id) == version + 1
-    before = world.games.store.read(game_id)
-
-    def broken(*_: Any) -> None:
-        raise RuntimeError("the jobs table is unreachable")
-
-    world.games.with_change = broken
-    state = world.games.load(game_id)
-    seat = state.to_act
-    assert seat is not None
-    with pytest.raises(RuntimeError):
-        world.games.act_as(game_id, seat, state.version, {"type": "pass"}, "k")
-    assert world.games.store.read(game_id) == before  # all or nothing: no move stored, no event either
+    store = world.games.store
+    before = store.read(game_id)
+    version = before[-1].version
+    twice = [JobRequest(MOVE, 1, 1, version + 1), JobRequest(MOVE, 2, 1, version + 1)]  # one move per version
+    with pytest.raises(StoreError) as refused:
+        store.append(game_id, version, [NewEvent("BidPassed", {"seat": 1})], jobs=twice)
+    assert "could not be stored" in str(refused.value)
+    assert store.read(game_id) == before  # all or nothing: no event, no job
+    assert world.store.move_for(game_id, version + 1) is None
 
 
 def test_a_claimed_job_is_not_claimed_again_while_its_lease_lasts(world: World) -> None:
-    job = world.store.create("g", HINT, 0, 4, 2)
+    job = world.store.create("g", hint_job())
     assert job is not None
     claimed = world.store.claim(job.id, "a", LEASE)
     assert claimed is not None and (claimed.state, claimed.attempts, claimed.lease_holder) == (RUNNING, 1, "a")
@@ -124,7 +136,7 @@ def test_a_claimed_job_is_not_claimed_again_while_its_lease_lasts(world: World) 
 
 
 def test_a_job_whose_lease_expired_is_taken_up_again_and_only_the_new_holder_may_finish(world: World) -> None:
-    job = world.store.create("g", HINT, 0, 4, 2)
+    job = world.store.create("g", hint_job())
     assert job is not None
     world.store.claim(job.id, "a", LEASE)
     world.clock.advance(LEASE + 1)
@@ -141,7 +153,7 @@ def test_a_job_whose_lease_expired_is_taken_up_again_and_only_the_new_holder_may
 
 
 def test_a_job_that_keeps_killing_its_worker_is_set_aside_after_three_attempts(world: World) -> None:
-    job = world.store.create("g", HINT, 0, 4, 2)
+    job = world.store.create("g", hint_job())
     assert job is not None
     for holder in ("a", "b", "c"):
         assert world.store.claim(job.id, holder, LEASE) is not None
@@ -154,8 +166,8 @@ def test_a_job_that_keeps_killing_its_worker_is_set_aside_after_three_attempts(w
 
 
 def test_the_sweep_sets_aside_an_expired_last_attempt_and_resends_stale_pending_jobs(world: World) -> None:
-    dying = world.store.create("g", HINT, 0, 4, 2)
-    waiting = world.store.create("g", HINT, 1, 4, 2)
+    dying = world.store.create("g", hint_job())
+    waiting = world.store.create("g", hint_job(1))
     assert dying is not None and waiting is not None
     for holder in ("a", "b", "c"):
         world.store.claim(dying.id, holder, LEASE)
@@ -198,7 +210,7 @@ class SlowGames:
 def test_a_holder_that_lost_its_lease_delivers_nothing(world: World, request: pytest.FixtureRequest) -> None:
     game_id = computer_game(world, request.node.name)
     job_id = world.sent.sent[0]
-    slow = Jobs(world.store, SlowGames(world), world.sent, lease_seconds=LEASE)
+    slow = runner(world, SlowGames(world))
     late = slow.run(job_id, "a")
     assert late is not None and (late.state, late.attempts) == (DONE, 2)
     assert len(actions_in(world, game_id)) == 1
@@ -208,7 +220,7 @@ def test_a_move_for_a_version_the_game_has_left_is_superseded(world: World, requ
     game_id = computer_game(world, request.node.name)
     first = world.sent.sent[0]
     world.jobs.run(first, "a")  # the computer moves: version 3, a new job for it
-    stale = world.store.create(game_id, HINT, 0, 4, 2)
+    stale = world.store.create(game_id, hint_job())
     assert stale is not None
     ended = world.jobs.run(stale.id, "a")
     assert ended is not None and ended.state == SUPERSEDED
@@ -217,7 +229,7 @@ def test_a_move_for_a_version_the_game_has_left_is_superseded(world: World, requ
 
 def test_a_job_that_raises_is_failed_with_the_error(world: World, request: pytest.FixtureRequest) -> None:
     game_id = computer_game(world, request.node.name)
-    job = world.store.create(game_id, "bid-analysis", 0, 4, 2, {"bid": 99})
+    job = world.store.create(game_id, hint_job(extra={"bid": 99}, kind=BID_ANALYSIS))
     assert job is not None
     ended = world.jobs.run(job.id, "a")
     assert ended is not None and ended.state == FAILED and "cannot bid 99" in (ended.error or "")
@@ -230,11 +242,11 @@ def test_a_move_stored_by_a_worker_that_died_before_scheduling_the_next_is_follo
     job_id = world.sent.sent[0]
     job = world.store.claim(job_id, "a", LEASE)
     assert job is not None
-    # Worker "a" stores its move, then dies before the hook schedules the next seat's move
-    # and before it records the job's end.
-    world.games.on_change = None
+    # Worker "a" stores its move (and with it the next seat's move, in the same
+    # transaction), then dies before it sends the next move and records the job's end.
+    world.games.dispatcher = None
     world.games.act_as(game_id, job.seat, job.for_version, {"type": "pass"}, f"job:{job_id}")
-    world.games.on_change = world.jobs.after_change
+    world.games.dispatcher = world.sent
     assert world.sent.sent == [job_id]
     world.clock.advance(LEASE + 1)
     assert job_id in world.jobs.sweep()
@@ -261,8 +273,8 @@ class Down:
 
 def test_a_job_whose_message_was_lost_with_the_broker_is_sent_again_once_it_is_back(world: World) -> None:
     broker = Down()
-    jobs = Jobs(world.store, world.games, broker, lease_seconds=LEASE)
-    job = jobs.request("g", HINT, 0, 4, 2)  # its message cannot be sent: only the row is stored
+    jobs = runner(world, dispatcher=broker)
+    job = world.store.create("g", hint_job())  # its message cannot be sent: only the row is stored
     assert job is not None and world.store.get(job.id).state == PENDING  # type: ignore[union-attr]
     world.clock.advance(LEASE + 1)
     assert job.id not in jobs.sweep()  # the broker is still down: nothing was sent
@@ -290,7 +302,7 @@ class LostDatabase:
 def test_a_job_that_loses_the_database_is_taken_up_again_not_failed(world: World, request: pytest.FixtureRequest) -> None:
     game_id = computer_game(world, request.node.name)
     job_id = world.sent.sent[0]
-    jobs = Jobs(world.store, LostDatabase(world), world.sent, lease_seconds=LEASE)
+    jobs = runner(world, LostDatabase(world))
     assert jobs.run(job_id, "a") is None
     assert world.store.get(job_id).state == RUNNING  # type: ignore[union-attr]
     world.clock.advance(LEASE + 1)
@@ -301,13 +313,13 @@ def test_a_job_that_loses_the_database_is_taken_up_again_not_failed(world: World
 
 
 def test_the_jobs_table_out_of_reach_raises_store_unavailable() -> None:
-    from service.db import make_engine
+    from service.store.db import make_engine
 
     engine = make_engine("postgresql+psycopg://nobody@127.0.0.1:1/none")  # nothing listens on port 1
     try:
         with pytest.raises(StoreUnavailableError):
-            JobStore(engine).get("any")
+            JobRows(engine).get("any")
         with pytest.raises(StoreUnavailableError):
-            JobStore(engine).create("g", HINT, 0, 4, 2)
+            JobRows(engine).create("g", hint_job())
     finally:
         engine.dispose()

@@ -1,4 +1,4 @@
-"""The fast simulator's numba cache is dropped when any of its sources changes (service/kernel_cache.py)."""
+"""The fast simulator's numba cache is dropped when any of its sources changes (service/jobs/warm.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from service.kernel_cache import STAMP, refresh_kernel_cache
+from service.jobs.warm import STAMP, refresh_kernel_cache
 
 
 def test_cached_kernels_are_dropped_when_any_source_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

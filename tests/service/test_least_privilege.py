@@ -16,10 +16,12 @@ from psycopg import errors
 from sqlalchemy.engine import make_url
 
 from service.cli import main
-from service.db import make_engine
-from service.jobs import JobStore
-from service.migrate import upgrade
-from service.store import EventStore, NewEvent
+from service.ports.events import NewEvent
+from service.ports.jobs import JobRequest
+from service.store import open_event_store
+from service.store.db import make_engine
+from service.store.job_rows import JobRows
+from service.store.migrate import upgrade
 from tests.dbs import postgres_admin_url, postgres_database
 
 
@@ -51,15 +53,15 @@ def test_the_role_plays_runs_jobs_and_reads_the_feed(granted: tuple[str, str]) -
     _, role_url = granted
     engine = make_engine(role_url)
     try:
-        store = EventStore(engine)
+        store = open_event_store(engine)
         game_id = f"grant-{uuid.uuid4().hex}"
         store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
         store.append(game_id, 1, [NewEvent("Step", {})], idempotency_key="k")
         assert store.append(game_id, 1, [NewEvent("Step", {})], idempotency_key="k").replayed
         assert [e.game_id for e in store.read_all(0, 10)] == [game_id, game_id]
         assert store.verify_chain(game_id) is None
-        jobs = JobStore(engine)
-        job = jobs.create(game_id, "hint", 0, 1, 2)
+        jobs = JobRows(engine)
+        job = jobs.create(game_id, JobRequest("hint", 0, 1, 2))
         assert job is not None and jobs.claim(job.id, "me", 30) is not None
         assert jobs.finish(job.id, "me", "done", {"ok": True})
     finally:

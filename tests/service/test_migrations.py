@@ -10,10 +10,13 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
-from service.db import make_engine
-from service.migrate import current, downgrade, upgrade
-from service.jobs import jobs_table  # noqa: F401  (registers the jobs table on the metadata)
-from service.store import EventStore, NewEvent, metadata
+from service.store.db import make_engine
+from service.store.migrate import current, downgrade, upgrade
+from service.store.tables import jobs_table  # noqa: F401  (registers the jobs table on the metadata
+from service.store import open_event_store
+from service.store.recorder import Recorder
+from service.ports.events import NewEvent
+from service.store.tables import metadata
 from tests.dbs import postgres_database, sqlite_url
 
 STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs"}
@@ -53,12 +56,12 @@ def test_upgrading_twice_changes_nothing(empty_url: str) -> None:
     upgrade(empty_url)
     engine = make_engine(empty_url)
     try:
-        EventStore(engine).create_game("game", [NewEvent("GameStarted", {})], [], "seed")
+        open_event_store(engine).create_game("game", [NewEvent("GameStarted", {})], [], "seed")
         upgrade(empty_url)
 
         assert current(empty_url) == HEAD
         assert STORE_TABLES <= table_names(empty_url)
-        assert EventStore(engine).version("game") == 1
+        assert open_event_store(engine).version("game") == 1
     finally:
         engine.dispose()
 

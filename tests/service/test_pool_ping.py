@@ -1,4 +1,4 @@
-"""The PostgreSQL pool pings a connection only after it has lain idle (service/db.py).
+"""The PostgreSQL pool pings a connection only after it has lain idle (service/store/db.py).
 
 A busy process reuses its pooled connections within milliseconds, so a ping before every
 checkout would cost a round trip per transaction; a connection idle for longer than
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 import sqlalchemy as sa
 
-from service import db
+from service.store import db
 from tests.dbs import postgres_database
 
 

@@ -13,18 +13,22 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy import Engine
 
-from service.db import make_engine
 from service.hashing import GENESIS_HASH, chain_hash
-from service.store import (
+from service.ports.events import (
     AppendResult,
     ConcurrencyError,
-    EventStore,
     GameExistsError,
     IdempotencyKeyReusedError,
     NewEvent,
     SeatRecord,
+    StoreError,
     StoreUnavailableError,
 )
+from service.ports.jobs import MOVE, PENDING, JobRequest
+from service.store import open_event_store
+from service.store.db import make_engine
+from service.store.job_rows import JobRows
+from service.store.recorder import Recorder
 
 RACES = 20
 
@@ -38,7 +42,7 @@ def bid(amount: int) -> NewEvent:
     return NewEvent("BidMade", {"seat": 1, "amount": amount})
 
 
-def new_game(store: EventStore, secret: str = "seed") -> str:
+def new_game(store: Recorder, secret: str = "seed") -> str:
     game_id = f"game-{uuid.uuid4().hex}"
     store.create_game(game_id, [NewEvent("GameStarted", {"rules": "auction-pitch"})], SEATS, secret)
     return game_id
@@ -74,7 +78,7 @@ def private_engine(private_store_url: str) -> Iterator[Engine]:
 # Appending and reading
 
 
-def test_appended_events_read_back_as_stored(store: EventStore) -> None:
+def test_appended_events_read_back_as_stored(store: Recorder) -> None:
     game_id = new_game(store)
     result = store.append(game_id, 1, [bid(2), NewEvent("BidPassed", {"seat": 2}, schema_version=2)])
 
@@ -86,7 +90,7 @@ def test_appended_events_read_back_as_stored(store: EventStore) -> None:
     assert second.idempotency_key is None
 
 
-def test_versions_are_contiguous_from_one_and_positions_increase(store: EventStore) -> None:
+def test_versions_are_contiguous_from_one_and_positions_increase(store: Recorder) -> None:
     game_id = new_game(store)
     for version in range(1, 6):
         store.append(game_id, version, [bid(version)])
@@ -97,7 +101,7 @@ def test_versions_are_contiguous_from_one_and_positions_increase(store: EventSto
     assert store.version(game_id) == 6
 
 
-def test_read_returns_the_events_after_a_version_up_to_a_limit(store: EventStore) -> None:
+def test_read_returns_the_events_after_a_version_up_to_a_limit(store: Recorder) -> None:
     game_id = new_game(store)
     store.append(game_id, 1, [bid(2), bid(3), bid(4)])
 
@@ -106,12 +110,12 @@ def test_read_returns_the_events_after_a_version_up_to_a_limit(store: EventStore
     assert store.read(game_id, after=4) == []
 
 
-def test_unknown_game_has_version_zero_and_no_events(store: EventStore) -> None:
+def test_unknown_game_has_version_zero_and_no_events(store: Recorder) -> None:
     assert store.version("no-such-game") == 0
     assert store.read("no-such-game") == []
 
 
-def test_append_at_version_zero_starts_a_game(store: EventStore) -> None:
+def test_append_at_version_zero_starts_a_game(store: Recorder) -> None:
     game_id = f"game-{uuid.uuid4().hex}"
     store.append(game_id, 0, [bid(2)])
     assert store.version(game_id) == 1
@@ -119,13 +123,13 @@ def test_append_at_version_zero_starts_a_game(store: EventStore) -> None:
 
 def test_recorded_at_comes_from_the_clock_in_utc_with_microseconds(engine: Engine) -> None:
     moment = datetime(2025, 3, 4, 7, 8, 9, 123456, tzinfo=timezone(timedelta(hours=2)))
-    store = EventStore(engine, clock=lambda: moment)
+    store = open_event_store(engine, clock=lambda: moment)
     game_id = new_game(store)
 
     assert [e.recorded_at for e in store.read(game_id)] == ["2025-03-04T05:08:09.123456Z"]
 
 
-def test_data_reads_back_as_json_would_store_it(store: EventStore) -> None:
+def test_data_reads_back_as_json_would_store_it(store: Recorder) -> None:
     game_id = new_game(store)
     stored = store.append(game_id, 1, [NewEvent("HandDealt", {"cards": ("AS", "TD"), "note": "très bien"})])
 
@@ -133,7 +137,7 @@ def test_data_reads_back_as_json_would_store_it(store: EventStore) -> None:
     assert store.read(game_id, after=1)[0].data == stored.events[0].data
 
 
-def test_reads_do_not_wait_for_a_writer_holding_the_lock(store: EventStore, engine: Engine) -> None:
+def test_reads_do_not_wait_for_a_writer_holding_the_lock(store: Recorder, engine: Engine) -> None:
     game_id = new_game(store)
 
     with engine.begin() as writer:  # on SQLite, BEGIN IMMEDIATE: the write lock is held from here
@@ -147,7 +151,7 @@ def test_reads_do_not_wait_for_a_writer_holding_the_lock(store: EventStore, engi
 # Expected versions
 
 
-def test_stale_expected_version_raises_concurrency_error_naming_both_versions(store: EventStore) -> None:
+def test_stale_expected_version_raises_concurrency_error_naming_both_versions(store: Recorder) -> None:
     game_id = new_game(store)
     store.append(game_id, 1, [bid(2)])
 
@@ -157,7 +161,7 @@ def test_stale_expected_version_raises_concurrency_error_naming_both_versions(st
     assert store.version(game_id) == 2
 
 
-def test_expected_version_ahead_of_the_game_raises_and_leaves_no_gap(store: EventStore) -> None:
+def test_expected_version_ahead_of_the_game_raises_and_leaves_no_gap(store: Recorder) -> None:
     game_id = new_game(store)
 
     with pytest.raises(ConcurrencyError, match=r"version 1.*expected version 5"):
@@ -166,7 +170,7 @@ def test_expected_version_ahead_of_the_game_raises_and_leaves_no_gap(store: Even
     assert [e.version for e in store.read(game_id)] == [1, 2]
 
 
-def test_two_writers_at_the_same_version_one_wins_and_nothing_is_duplicated(store: EventStore) -> None:
+def test_two_writers_at_the_same_version_one_wins_and_nothing_is_duplicated(store: Recorder) -> None:
     game_id = new_game(store)
     for _ in range(RACES):
         version = store.version(game_id)
@@ -185,7 +189,7 @@ def test_two_writers_at_the_same_version_one_wins_and_nothing_is_duplicated(stor
 # Idempotency
 
 
-def test_retry_with_the_same_key_returns_the_first_result_replayed(store: EventStore) -> None:
+def test_retry_with_the_same_key_returns_the_first_result_replayed(store: Recorder) -> None:
     game_id = new_game(store)
     first = store.append(game_id, 1, [bid(2), bid(3)], idempotency_key="k-1", fingerprint="f")
     again = store.append(game_id, 1, [bid(2), bid(3)], idempotency_key="k-1", fingerprint="f")
@@ -196,7 +200,7 @@ def test_retry_with_the_same_key_returns_the_first_result_replayed(store: EventS
     assert store.version(game_id) == 3
 
 
-def test_retry_replays_even_when_its_expected_version_is_now_stale(store: EventStore) -> None:
+def test_retry_replays_even_when_its_expected_version_is_now_stale(store: Recorder) -> None:
     game_id = new_game(store)
     first = store.append(game_id, 1, [bid(2)], idempotency_key="k-1")
     store.append(game_id, 2, [bid(3)])
@@ -206,7 +210,7 @@ def test_retry_replays_even_when_its_expected_version_is_now_stale(store: EventS
     assert store.version(game_id) == 3
 
 
-def test_racing_retries_under_one_key_append_once(store: EventStore) -> None:
+def test_racing_retries_under_one_key_append_once(store: Recorder) -> None:
     game_id = new_game(store)
     for version in range(1, RACES + 1):
         key = f"key-{version}"
@@ -218,7 +222,7 @@ def test_racing_retries_under_one_key_append_once(store: EventStore) -> None:
         assert store.version(game_id) == version + 1
 
 
-def test_a_key_can_be_looked_up_without_appending(store: EventStore) -> None:
+def test_a_key_can_be_looked_up_without_appending(store: Recorder) -> None:
     game_id = new_game(store)
     first = store.append(game_id, 1, [bid(2)], idempotency_key="k-1", fingerprint="f")
 
@@ -228,7 +232,7 @@ def test_a_key_can_be_looked_up_without_appending(store: EventStore) -> None:
         store.replayed(game_id, "k-1", "other")
 
 
-def test_same_key_with_a_different_fingerprint_is_refused(store: EventStore) -> None:
+def test_same_key_with_a_different_fingerprint_is_refused(store: Recorder) -> None:
     game_id = new_game(store)
     store.append(game_id, 1, [bid(2)], idempotency_key="k-1", fingerprint="first")
 
@@ -237,7 +241,7 @@ def test_same_key_with_a_different_fingerprint_is_refused(store: EventStore) -> 
     assert store.version(game_id) == 2
 
 
-def test_same_key_with_different_events_is_refused_when_no_fingerprint_is_given(store: EventStore) -> None:
+def test_same_key_with_different_events_is_refused_when_no_fingerprint_is_given(store: Recorder) -> None:
     game_id = new_game(store)
     store.append(game_id, 1, [bid(2)], idempotency_key="k-1")
 
@@ -245,7 +249,7 @@ def test_same_key_with_different_events_is_refused_when_no_fingerprint_is_given(
         store.append(game_id, 1, [bid(3)], idempotency_key="k-1")
 
 
-def test_idempotency_keys_belong_to_one_game(store: EventStore) -> None:
+def test_idempotency_keys_belong_to_one_game(store: Recorder) -> None:
     first, second = new_game(store), new_game(store)
     store.append(first, 1, [bid(2)], idempotency_key="k-1")
 
@@ -260,7 +264,7 @@ def test_idempotency_keys_belong_to_one_game(store: EventStore) -> None:
     [{"amount": math.nan}, {"amount": object()}, {"note": "\ud800"}],
     ids=["nan", "object", "lone-surrogate"],
 )
-def test_batch_with_a_non_json_second_event_writes_nothing(store: EventStore, bad_data: dict[str, Any]) -> None:
+def test_batch_with_a_non_json_second_event_writes_nothing(store: Recorder, bad_data: dict[str, Any]) -> None:
     game_id = new_game(store)
 
     with pytest.raises(ValueError, match="event 1"):
@@ -269,17 +273,26 @@ def test_batch_with_a_non_json_second_event_writes_nothing(store: EventStore, ba
     assert store.append(game_id, 1, [bid(5)], idempotency_key="k-1").replayed is False
 
 
-def test_a_failure_after_the_events_are_inserted_rolls_back_the_whole_batch(store: EventStore) -> None:
+def test_a_failure_after_the_events_are_inserted_rolls_back_the_whole_batch(store: Recorder) -> None:
+    """The job rows go in after the events, in the same transaction: one the database refuses voids it all."""
     game_id = new_game(store)
-
-    def fail_after_the_rows(_conn: Any) -> None:  # runs in the append's transaction, after its inserts
-        raise RuntimeError("the disk is on fire")
-
-    with pytest.raises(RuntimeError, match="on fire"):
-        store.append(game_id, 1, [bid(2), bid(3)], idempotency_key="k-1", follow_up=fail_after_the_rows)
+    twice = [JobRequest(MOVE, 1, 3, 3), JobRequest(MOVE, 2, 3, 3)]  # one move per game and version
+    with pytest.raises(StoreError, match="could not be stored"):
+        store.append(game_id, 1, [bid(2), bid(3)], idempotency_key="k-1", jobs=twice)
     assert store.version(game_id) == 1
     assert store.replayed(game_id, "k-1", "anything") is None
     assert store.append(game_id, 1, [bid(2), bid(3)], idempotency_key="k-1").replayed is False
+
+
+def test_the_jobs_of_a_change_are_stored_with_it_and_not_again_for_its_repeat(store: Recorder, engine: Engine) -> None:
+    game_id = new_game(store)
+    first = store.append(game_id, 1, [bid(2)], idempotency_key="k-2", jobs=[JobRequest(MOVE, 2, 3, 2)])
+    assert len(first.jobs) == 1
+    job = JobRows(engine).get(first.jobs[0])
+    assert job is not None and (job.game_id, job.kind, job.seat, job.for_version, job.state) == (game_id, MOVE, 2, 2, PENDING)
+    again = store.append(game_id, 1, [bid(2)], idempotency_key="k-2", jobs=[JobRequest(MOVE, 2, 3, 2)])
+    assert again.replayed and again.jobs == ()
+    assert JobRows(engine).move_for(game_id, 2) == job
 
 
 # Append-only
@@ -295,7 +308,7 @@ def test_a_failure_after_the_events_are_inserted_rolls_back_the_whole_batch(stor
     ],
     ids=["update-event", "delete-event", "update-key", "delete-key"],
 )
-def test_the_database_refuses_to_change_history(store: EventStore, engine: Engine, statement: str) -> None:
+def test_the_database_refuses_to_change_history(store: Recorder, engine: Engine, statement: str) -> None:
     game_id = new_game(store)
     store.append(game_id, 1, [bid(2)], idempotency_key="k-1")
     before = store.read(game_id)
@@ -307,7 +320,7 @@ def test_the_database_refuses_to_change_history(store: EventStore, engine: Engin
 
 
 @pytest.mark.parametrize("table", ["events", "idempotency_keys"])
-def test_postgresql_refuses_to_truncate_history(store: EventStore, engine: Engine, table: str) -> None:
+def test_postgresql_refuses_to_truncate_history(store: Recorder, engine: Engine, table: str) -> None:
     if engine.dialect.name != "postgresql":
         return  # SQLite has no TRUNCATE; its DELETE trigger covers it
     game_id = new_game(store)
@@ -320,7 +333,7 @@ def test_postgresql_refuses_to_truncate_history(store: EventStore, engine: Engin
 # The hash chain
 
 
-def test_each_hash_covers_the_previous_hash_and_the_row(store: EventStore) -> None:
+def test_each_hash_covers_the_previous_hash_and_the_row(store: Recorder) -> None:
     game_id = new_game(store)
     store.append(game_id, 1, [bid(2), bid(3)])
 
@@ -343,7 +356,7 @@ def drop_append_only_triggers(engine: Engine) -> None:
 
 
 def test_verify_chain_finds_an_edited_payload(private_engine: Engine) -> None:
-    store = EventStore(private_engine)
+    store = open_event_store(private_engine)
     game_id = new_game(store)
     store.append(game_id, 1, [bid(2), bid(3), bid(4)])
     drop_append_only_triggers(private_engine)
@@ -357,7 +370,7 @@ def test_verify_chain_finds_an_edited_payload(private_engine: Engine) -> None:
 
 
 def test_verify_chain_finds_an_edit_whose_hash_was_recomputed_at_the_next_row(private_engine: Engine) -> None:
-    store = EventStore(private_engine)
+    store = open_event_store(private_engine)
     game_id = new_game(store)
     store.append(game_id, 1, [bid(2), bid(3)])
     drop_append_only_triggers(private_engine)
@@ -374,7 +387,7 @@ def test_verify_chain_finds_an_edit_whose_hash_was_recomputed_at_the_next_row(pr
 
 
 def test_verify_chain_finds_a_deleted_event(private_engine: Engine) -> None:
-    store = EventStore(private_engine)
+    store = open_event_store(private_engine)
     game_id = new_game(store)
     store.append(game_id, 1, [bid(2), bid(3)])
     drop_append_only_triggers(private_engine)
@@ -387,7 +400,7 @@ def test_verify_chain_finds_a_deleted_event(private_engine: Engine) -> None:
 # Games, seats and secrets
 
 
-def test_creating_a_game_stores_its_seats_secret_and_first_events(store: EventStore) -> None:
+def test_creating_a_game_stores_its_seats_secret_and_first_events(store: Recorder) -> None:
     game_id = f"game-{uuid.uuid4().hex}"
     result = store.create_game(game_id, [NewEvent("GameStarted", {}), NewEvent("HandDealt", {})], SEATS, "s3cret")
 
@@ -396,7 +409,7 @@ def test_creating_a_game_stores_its_seats_secret_and_first_events(store: EventSt
     assert store.secret(game_id) == "s3cret"
 
 
-def test_creating_a_game_twice_raises_game_exists(store: EventStore) -> None:
+def test_creating_a_game_twice_raises_game_exists(store: Recorder) -> None:
     game_id = new_game(store, secret="first")
 
     with pytest.raises(GameExistsError):
@@ -405,7 +418,7 @@ def test_creating_a_game_twice_raises_game_exists(store: EventStore) -> None:
     assert store.version(game_id) == 1
 
 
-def test_a_token_hash_finds_its_seat_in_its_game_only(store: EventStore) -> None:
+def test_a_token_hash_finds_its_seat_in_its_game_only(store: Recorder) -> None:
     game_id, other = new_game(store), new_game(store)
 
     assert store.seat_for_token(game_id, "hash-1") == 1
@@ -415,7 +428,7 @@ def test_a_token_hash_finds_its_seat_in_its_game_only(store: EventStore) -> None
     assert store.seats(other) == SEATS
 
 
-def test_unknown_game_has_no_secret_and_no_seats(store: EventStore) -> None:
+def test_unknown_game_has_no_secret_and_no_seats(store: Recorder) -> None:
     assert store.secret("no-such-game") is None
     assert store.seats("no-such-game") == []
 
@@ -424,6 +437,6 @@ def test_an_unreachable_database_raises_store_unavailable() -> None:
     engine = make_engine("postgresql://postgres@127.0.0.1:1/postgres")
     try:
         with pytest.raises(StoreUnavailableError, match="unavailable"):
-            EventStore(engine).version("game")
+            open_event_store(engine).version("game")
     finally:
         engine.dispose()

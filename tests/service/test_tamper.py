@@ -3,7 +3,7 @@
 Each test stores a real game's first 1,000 events in a database of its own (SQLite and
 PostgreSQL), drops the triggers that refuse UPDATE and DELETE, as an attacker with the
 database's keys would, and alters history: a byte of a payload, a deleted row, two rows
-swapped, a forged row inserted. The chain check (EventStore.verify_chain) and the game's
+swapped, a forged row inserted. The chain check (Recorder.verify_chain) and the game's
 audit (GET /v1/games/{id}/audit's use case) must name the first version that no longer
 verifies; the untouched log verifies.
 """
@@ -29,10 +29,13 @@ from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
 from domain.presets import resolve_rules
 from service.audits import AuditService
-from service.db import make_engine
+from service.store.db import make_engine
 from service.games import GameService
 from service.hashing import canonical_json, chain_hash
-from service.store import EventStore, NewEvent, SeatRecord, events_table
+from service.store import open_event_store
+from service.store.recorder import Recorder
+from service.ports.events import NewEvent, SeatRecord
+from service.store.tables import events_table
 from tests.service.test_store import drop_append_only_triggers
 
 EVENTS = 1000
@@ -67,9 +70,9 @@ def engine(private_store_url: str) -> Iterator[Engine]:
 
 
 @pytest.fixture
-def stored(engine: Engine) -> tuple[EventStore, str]:
+def stored(engine: Engine) -> tuple[Recorder, str]:
     """A store holding the 1,000-event game, with its append-only triggers dropped."""
-    store = EventStore(engine)
+    store = open_event_store(engine)
     game_id = str(uuid.uuid4())
     new = [NewEvent(type=name, data=data) for name, data in map(encode, long_game())]
     seats = [SeatRecord(seat=i, token_hash=f"hash-{i}", kind="human", level=None) for i in range(4)]
@@ -79,7 +82,7 @@ def stored(engine: Engine) -> tuple[EventStore, str]:
     return store, game_id
 
 
-def _audit(store: EventStore, game_id: str) -> dict:  # type: ignore[type-arg]
+def _audit(store: Recorder, game_id: str) -> dict:  # type: ignore[type-arg]
     return AuditService(GameService(store, cache_size=0)).audit_game(game_id)
 
 
@@ -163,7 +166,7 @@ def _forge(engine: Engine, game_id: str, version: int, chained: bool) -> Callabl
     return undo
 
 
-def test_every_kind_of_tampering_names_the_first_bad_version(stored: tuple[EventStore, str], engine: Engine) -> None:
+def test_every_kind_of_tampering_names_the_first_bad_version(stored: tuple[Recorder, str], engine: Engine) -> None:
     store, game_id = stored
     assert store.version(game_id) == EVENTS
     assert store.verify_chain(game_id) is None

@@ -17,9 +17,10 @@ import pytest
 from flask import Flask
 
 from service.api import create_app
-from service.db import make_engine
+from service.store.db import make_engine
 from service.games import GameService
-from service.store import EventStore
+from service.store import open_event_store
+from service.store.recorder import Recorder
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.replay_helpers import choose
 
@@ -28,8 +29,8 @@ from tests.service.api.replay_helpers import choose
 def apps(store_url: str) -> Iterator[tuple[Flask, Flask]]:
     engine = make_engine(store_url)
     yield (
-        create_app(service=GameService(EventStore(engine))),
-        create_app(service=GameService(EventStore(engine))),
+        create_app(service=GameService(open_event_store(engine))),
+        create_app(service=GameService(open_event_store(engine))),
     )
     engine.dispose()
 

@@ -26,8 +26,9 @@ from domain.fairness import first_dealer, seed_from_text
 from service.api import create_app
 from service.bootstrap import Services, build_services
 from service.config import Settings
-from service.migrate import upgrade
-from service.jobs import DONE, MOVE, RUNNING, jobs_table
+from service.store.migrate import upgrade
+from service.ports.jobs import DONE, MOVE, RUNNING
+from service.store.tables import jobs_table
 from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame, bearer
 

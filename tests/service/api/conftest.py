@@ -15,10 +15,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.api import create_app
-from service.db import make_engine
+from service.store.db import make_engine
 from service.games import GameService
-from service.migrate import upgrade
-from service.store import EventStore
+from service.store.migrate import upgrade
+from service.store import open_event_store
+from service.store.recorder import Recorder
 from tests.dbs import postgres_database, sqlite_url
 
 
@@ -42,7 +43,7 @@ def api_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def game_service(api_database_url: str) -> Iterator[GameService]:
     """The game service over the session's database."""
     engine = make_engine(api_database_url)
-    yield GameService(EventStore(engine))
+    yield GameService(open_event_store(engine))
     engine.dispose()
 
 

@@ -14,9 +14,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import Engine
 
 from service.api import create_app
-from service.db import make_engine
+from service.store.db import make_engine
 from service.games import GameService
-from service.store import EventStore
+from service.store import open_event_store
+from service.store.recorder import Recorder
 from tests.service.api.client import ApiGame
 from tests.service.test_store import drop_append_only_triggers
 
@@ -46,12 +47,12 @@ def _played(client: FlaskClient, actions: int) -> ApiGame:
 def test_a_game_whose_log_was_altered_answers_log_altered(private_store_url: str, alteration: str, route: str) -> None:
     engine: Engine = make_engine(private_store_url)
     try:
-        game = _played(create_app(service=GameService(EventStore(engine))).test_client(), actions=12)
+        game = _played(create_app(service=GameService(open_event_store(engine))).test_client(), actions=12)
         drop_append_only_triggers(engine)
         statement, first_bad = ALTERATIONS[alteration]
         with engine.begin() as conn:
             conn.exec_driver_sql(statement.replace(":game", f"'{game.id}'"))
-        restarted = create_app(service=GameService(EventStore(engine))).test_client()
+        restarted = create_app(service=GameService(open_event_store(engine))).test_client()
 
         response = restarted.get(ROUTES[route](restarted, game), headers={"Authorization": f"Bearer {game.tokens[0]}"})
 

@@ -1,5 +1,5 @@
 """Computer seats, hints and bid analyses through the HTTP API, in the embedded mode: no
-broker, so the app's own background threads run the jobs (service/runner.py).
+broker, so the app's own background threads run the jobs (service/jobs/threads.py).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from flask.testing import FlaskClient
 
 from domain.fairness import deal_key
-from service.db import make_engine
+from service.store.db import make_engine
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.test_hints import ai_client, poll, wait_for  # noqa: F401 - the fixture
 

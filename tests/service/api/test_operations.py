@@ -18,11 +18,12 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.api import create_app
 from service.bootstrap import Services, build_services
 from service.config import RateLimits, Settings
-from service.db import make_engine
+from service.store.db import make_engine
 from service.games import GameService
 from service.logs import JsonFormatter, RequestIdFilter
 from service.metrics import PrometheusMetrics
-from service.store import EventStore
+from service.store import open_event_store
+from service.store.recorder import Recorder
 from tests.service.api.client import ApiGame, bearer
 
 UNREACHABLE_DB = "postgresql+psycopg://postgres@127.0.0.1:1/nothing"
@@ -93,7 +94,7 @@ def test_ready_when_the_database_answers(client: FlaskClient) -> None:
 def test_not_ready_when_the_database_cannot_be_reached() -> None:
     engine = make_engine(UNREACHABLE_DB)
     try:
-        response = create_app(service=GameService(EventStore(engine))).test_client().get("/readyz")
+        response = create_app(service=GameService(open_event_store(engine))).test_client().get("/readyz")
     finally:
         engine.dispose()
     assert response.status_code == 503
@@ -198,7 +199,7 @@ def test_the_request_id_follows_into_the_jobs_it_causes_and_their_log_lines(
     assert created.status_code == 201
     sent: list[str] = services.jobs.dispatcher.sent  # type: ignore[attr-defined]
     for _ in range(3):  # each computer move causes the next one's job
-        job = services.jobs.store.get(sent[-1])
+        job = services.jobs.rows.get(sent[-1])
         assert job is not None and job.request["request_id"] == "trace-jobs"
         services.jobs.run(job.id, "test-holder")
     ran = [line for line in lines.lines if line["message"] in ("job started", "job ended")]

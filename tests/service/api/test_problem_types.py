@@ -16,10 +16,11 @@ from werkzeug.test import TestResponse
 
 from service.api import API_DESCRIPTION, create_app, problems
 from service.config import RateLimits
-from service.db import make_engine
+from service.store.db import make_engine
 from service.games import GameService
-from service.migrate import upgrade
-from service.store import EventStore
+from service.store.migrate import upgrade
+from service.store import open_event_store
+from service.store.recorder import Recorder
 from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame, bearer
 from tests.service.test_store import drop_append_only_triggers
@@ -36,7 +37,7 @@ def _limited(client: FlaskClient, game: ApiGame, service: GameService) -> TestRe
 def _unavailable(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
     engine = make_engine("postgresql+psycopg://postgres@127.0.0.1:1/nothing")
     try:
-        return create_app(service=GameService(EventStore(engine))).test_client().get(f"/v1/games/{game.id}")
+        return create_app(service=GameService(open_event_store(engine))).test_client().get(f"/v1/games/{game.id}")
     finally:
         engine.dispose()
 
@@ -53,11 +54,11 @@ def _altered(client: FlaskClient, game: ApiGame, service: GameService) -> TestRe
         upgrade(url)
         engine = make_engine(url)
         try:
-            altered = ApiGame.create(create_app(service=GameService(EventStore(engine))).test_client())
+            altered = ApiGame.create(create_app(service=GameService(open_event_store(engine))).test_client())
             drop_append_only_triggers(engine)
             with engine.begin() as conn:
                 conn.exec_driver_sql(f"UPDATE events SET data = '[]' WHERE game_id = '{altered.id}' AND version = 1")
-            return create_app(service=GameService(EventStore(engine))).test_client().get(f"/v1/games/{altered.id}")
+            return create_app(service=GameService(open_event_store(engine))).test_client().get(f"/v1/games/{altered.id}")
         finally:
             engine.dispose()
 

@@ -1,0 +1,158 @@
+"""The research commands of ``pitch``: benchmarks, self-play matches, legality runs, model fits.
+
+The server never imports this package; ``pitch`` loads these commands by name when one
+is asked for (service/cli.py), so the service installs and serves without them.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from lab.cli_fit import fit_bidders, fit_trust
+from lab.machine import describe
+
+__all__ = ["bench", "fit_bidders", "fit_trust", "legality", "selfplay"]
+
+
+@click.group()
+def bench() -> None:
+    """Benchmarks; each prints its figures and the machine it ran on."""
+
+
+@bench.command("replay")
+@click.option("--games", default=20, show_default=True, help="Recorded games to fold.")
+@click.option("--runs", default=15, show_default=True, help="Timed runs over all of them.")
+def bench_replay(games: int, runs: int) -> None:
+    """Events per second that replay folds on one core, over complete recorded games."""
+    from lab.bench import bench_replay as run
+
+    figures = run(games, runs)
+    click.echo(describe())
+    click.echo(f"games: {figures.games}, events: {figures.events} ({figures.events / figures.games:.0f} per game), runs: {runs}")
+    click.echo(f"replay (fold)          median {figures.fold_median:,.0f} events/s  (p10 {figures.fold_p10:,.0f}, p90 {figures.fold_p90:,.0f})")
+    click.echo(f"replay (decode + fold) median {figures.decode_fold_median:,.0f} events/s")
+
+
+@bench.command("api")
+@click.option("--clients", default=8, show_default=True, help="Client threads playing at once, each on a keep-alive connection.")
+@click.option("--games", default=16, show_default=True, help="Complete games to play, over all clients.")
+@click.option("--workers", default=2, show_default=True, help="gunicorn processes (each with PITCH_THREADS threads, default 8).")
+@click.option("--database", default=None, help="Database URL to use (migrated; default: a throwaway database on postgresql://postgres@127.0.0.1:5432, dropped after).")
+def bench_api(clients: int, games: int, workers: int, database: str | None) -> None:
+    """Actions/s and latency over HTTP (gunicorn, PostgreSQL) beside a bare one-row insert endpoint."""
+    from lab.cli_bench_api import run
+
+    run(clients, games, workers, database)
+
+
+
+
+@bench.command("ai")
+@click.option("--playouts", default=300, show_default=True, help="Whole-hand level-3 rollouts to time.")
+@click.option("--hints", default=20, show_default=True, help="Positions to time a hint on, at each level.")
+@click.option("--seconds", default=2.0, show_default=True, help="CPU seconds for each playout rate.")
+@click.option("--reference-only", is_flag=True, help="Time only the playouts on the reference reducers.")
+def bench_ai(playouts: int, hints: int, seconds: float, reference_only: bool) -> None:
+    """Playouts per second per core: reference reducers, fast simulator, C; hint and bid analysis times (p50/p99) per level."""
+    from lab.bench import bench_ai as run, first_leads, percentile, reference_rate
+
+    if reference_only:
+        leads = first_leads(8)
+        rate = reference_rate(leads, seconds)
+        click.echo(describe())
+        click.echo(f"random playouts of the play phase from the first lead ({len(leads)} deals, default rules), per second of CPU on one core:")
+        click.echo(f"  reference reducers (decide/evolve/score_hand): {rate:,.0f}")
+        return
+
+    click.echo("warming the fast simulator (numba compiles it, or loads it from its cache) ...")
+    figures = run(playouts, hints, seconds=seconds)
+    click.echo(describe())
+    click.echo(f"fast simulator ready in {figures.warm_seconds:.1f} s")
+    click.echo(f"random playouts of the play phase from the first lead ({figures.positions} deals, default rules), per second of CPU on one core:")
+    click.echo(f"  reference reducers (decide/evolve/score_hand): {figures.reference_per_second:,.0f}")
+    click.echo(f"  fast simulator (numba):                        {figures.fast_per_second:,.0f}")
+    if figures.c_per_second is not None:
+        ratio = figures.c_per_second / figures.fast_per_second
+        click.echo(f"  C reference ({figures.c_note}, compiled now):      {figures.c_per_second:,.0f}  (C / fast simulator: {ratio:.2f}x)")
+    else:
+        click.echo(f"  C reference: not run ({figures.c_note})")
+    click.echo(f"  fast simulator, level-3 policy:                {figures.fast_level3_per_second:,.0f}")
+    click.echo(f"rollouts (whole hand from the deal, level 3, reducers until play then the fast simulator): {figures.playouts_per_second:,.0f} per second of CPU ({figures.playouts} timed)")
+    for level, times in figures.hint_times.items():
+        errors = figures.hint_errors[level]
+        click.echo(
+            f"hint at level {level}: p50 {percentile(times, 0.5) * 1000:,.1f} ms, "
+            f"p99 {percentile(times, 0.99) * 1000:,.1f} ms of CPU  ({len(times)} positions); "
+            f"standard error of expected points: largest {max(errors):.3f}, median {percentile(errors, 0.5):.3f}"
+        )
+    for level, times in figures.bid_times.items():
+        deals = figures.bid_deals[level]
+        click.echo(
+            f"bid analysis at level {level}: p50 {percentile(times, 0.5) * 1000:,.1f} ms, "
+            f"p99 {percentile(times, 0.99) * 1000:,.1f} ms of CPU  ({len(times)} bids), "
+            f"at least {min(deals):,} deals per trump suit"
+        )
+
+
+@click.command()
+@click.option("--rules", "preset", default="team-auction", show_default=True, help="The preset to play.")
+@click.option("--levels", default="3,1", show_default=True, help="Level A and level B, as A,B.")
+@click.option("--pairs", default=10, show_default=True, help="Duplicate pairs: each deal sequence played twice, sides swapped.")
+@click.option("--max-hands", default=0, show_default=True, help="Stop each game after this many hands (0: play to the end).")
+@click.option("--seed", default="selfplay", show_default=True, help="Seed of the deal sequences.")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: one per core).")
+def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str, jobs: int | None) -> None:
+    """Play level A against level B on duplicate deals; print A's mean point differential per hand.
+
+    With --max-hands 1, each pair is one deal played twice, sides swapped.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    from lab.pool import default_jobs
+    from lab.selfplay import selfplay as run
+
+    try:
+        a, b = (int(part) for part in levels.split(","))
+    except ValueError:
+        raise click.BadParameter("write the two levels as A,B (for example 4,3)", param_hint="--levels") from None
+    with Progress(
+        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+    ) as progress:
+        task = progress.add_task(f"level {a} v level {b}", total=pairs)
+        started = time.perf_counter()
+        figures = run(
+            preset, (a, b), pairs, max_hands, seed, progress=lambda: progress.advance(task), jobs=jobs or default_jobs(),
+        )
+    click.echo(f"{preset}: level {a} v level {b}, {figures.pairs} duplicate pairs, {figures.games} games, {figures.hands} hands")
+    click.echo(f"mean point differential per hand (A - B): {figures.mean_differential:+.3f} ± {figures.standard_error:.3f} (standard error)")
+    click.echo(f"games won by level {a}: {figures.win_rate:.1%}")
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs or default_jobs()} processes; {describe()}")
+
+
+@click.command()
+@click.option("--levels", default="1,2,3,4,5,6", show_default=True, help="The levels to check, as a comma list.")
+@click.option("--hands", default=10_000, show_default=True, type=click.IntRange(min=1), help="Hands to play at each level.")
+@click.option(
+    "--hands-per-game", default=5, show_default=True, type=click.IntRange(min=1),
+    help="Hands before a game is left for the next one.",
+)
+@click.option("--seed", default="legality", show_default=True, help="Seed of the deals and of the players' choices.")
+@click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: one per core).")
+def legality(levels: str, hands: int, hands_per_game: int, seed: str, jobs: int | None) -> None:
+    """Play computer seats of each level through every preset; count actions and hints that break a rule.
+
+    A bar per level shows the hands played and the counts so far; a line is printed as
+    each level finishes, and the figures of every level at the end.
+    """
+    from lab.cli_legality import run
+    from lab.pool import default_jobs
+
+    try:
+        chosen = tuple(int(part) for part in levels.split(","))
+    except ValueError:
+        raise click.BadParameter("write the levels as a comma list (for example 1,3,6)", param_hint="--levels") from None
+    if not set(chosen) <= set(range(1, 7)):
+        raise click.BadParameter("the levels are 1 to 6", param_hint="--levels")
+    run(chosen, hands, hands_per_game, seed, jobs or default_jobs())

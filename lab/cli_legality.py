@@ -1,0 +1,69 @@
+"""The output of ``pitch legality``: a bar per level while it runs, a line per level as each
+finishes, then the summary.
+
+Each bar counts the level's hands, with its actions and hints so far and how many broke a
+rule; a rule broken is printed at once (the first ten per level), so a long run shows its
+state. The summary repeats every level's figures with the wall time, the processes and the
+machine's load; the command exits 1 when anything broke a rule.
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from lab.legality import Tally, check_levels
+from lab.machine import describe
+
+SHOWN = 10  # problems printed per level
+
+
+def figures(tally: Tally) -> str:
+    """Return a level's counts as one line's text."""
+    return (
+        f"{tally.hands:,} hands ({tally.games:,} games), {tally.actions:,} actions ({tally.illegal_actions} illegal), "
+        f"{tally.hints:,} hints ({tally.illegal_hints} illegal)"
+    )
+
+
+def run(levels: tuple[int, ...], hands: int, hands_per_game: int, seed: str, jobs: int) -> None:
+    """Run the check with a progress display and print its figures."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    click.echo(f"{len(levels)} levels x {hands:,} hands, seed {seed!r}, {jobs} processes; {describe()}")
+    started = time.perf_counter()
+    so_far = {level: Tally() for level in levels}
+    done: dict[int, float] = {}
+    with Progress(
+        TextColumn("[bold]level {task.fields[level]}"), BarColumn(bar_width=16), MofNCompleteColumn(), TextColumn("hands"),
+        TextColumn("{task.fields[counts]}"), TimeElapsedColumn(),
+    ) as progress:
+        bars = {level: progress.add_task("", total=hands, start=False, level=level, counts="") for level in levels}
+
+        def on_task(level: int, tally: Tally) -> None:
+            seen = so_far[level]
+            if not seen.games:
+                progress.start_task(bars[level])  # its clock runs from its first task's end
+            for problem in tally.problems[: max(0, SHOWN - len(seen.problems))]:
+                progress.console.print(f"level {level}: {problem}", markup=False, highlight=False, soft_wrap=True)
+            seen.add(tally)
+            counts = f"{seen.actions:,} actions, {seen.hints:,} hints, {seen.illegal_actions + seen.illegal_hints} illegal"
+            progress.update(bars[level], advance=tally.hands, counts=counts)
+
+        def on_level(level: int, total: Tally) -> None:
+            done[level] = time.perf_counter() - started
+            progress.console.print(
+                f"level {level} done at {done[level]:,.0f} s: {figures(total)}", markup=False, highlight=False, soft_wrap=True,
+            )
+
+        found = check_levels(levels, hands, hands_per_game, seed, jobs, on_task=on_task, on_level=on_level)
+    failed = False
+    for level, tally in found.items():
+        click.echo(f"level {level}: {figures(tally)}")
+        for problem in tally.problems[:SHOWN]:
+            click.echo(f"  {problem}")
+        failed = failed or bool(tally.problems)
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs} processes; {describe()}")
+    if failed:
+        raise SystemExit(1)

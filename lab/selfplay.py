@@ -1,0 +1,105 @@
+"""``pitch selfplay``: two levels of computer player against each other on duplicate deals.
+
+Each deal sequence (a seed) is played twice with the sides swapped, so the luck of the
+cards cancels: the figure is the mean point differential per hand of level A's side over
+level B's (each hand's score changes, 000 "Scoring"), with its standard error over the
+pairs, and the share of games level A won (a tie counts half).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from dataclasses import dataclass
+from functools import partial
+from typing import Callable
+
+from domain.ai.knowledge import knowledge_of
+from domain.ai.players import choose
+from domain.decide import decide
+from domain.events import HandScored
+from domain.evolve import evolve
+from domain.presets import resolve_rules
+from lab.pool import run_all
+from lab.seeded_games import seeded_game
+from service.jobs.warm import warm_fast_simulator
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """One game: level A's differential on each hand, and A's share of the win (1, 0.5 or 0)."""
+
+    differentials: list[float]
+    a_won: float
+
+
+@dataclass(frozen=True, slots=True)
+class SelfplayFigures:
+    """The outcome of a duplicate match."""
+
+    pairs: int
+    games: int
+    hands: int
+    mean_differential: float
+    standard_error: float
+    win_rate: float
+
+
+def play_game(preset: str, a_sides: set[int], levels: tuple[int, int], seed: str, max_hands: int) -> GameResult:
+    """Play one game: the sides in ``a_sides`` at level A, the others at level B."""
+    rules = resolve_rules(preset, {})
+    seats = [levels[0] if rules.side_of(s) in a_sides else levels[1] for s in range(rules.players)]
+    state, deals = seeded_game(preset, seats, seed)
+    rng = random.Random(seed)
+    diffs: list[float] = []
+    while state.ended is None and (not max_hands or len(diffs) < max_hands):
+        seat = state.to_act
+        assert seat is not None
+        level = seats[seat]
+        for event in decide(state, choose(knowledge_of(state, seat), level, rng), deals):
+            state = evolve(state, event)
+            if isinstance(event, HandScored):
+                a = [c for side, c in enumerate(event.changes) if side in a_sides]
+                b = [c for side, c in enumerate(event.changes) if side not in a_sides]
+                diffs.append(statistics.fmean(a) - statistics.fmean(b))
+    if state.ended is None:  # stopped early: the side ahead counts as winning
+        lead = [s - o for s, o in zip(state.scores, reversed(state.scores))]
+        won = 0.5 if not any(lead) else float(any(lead[s] > 0 for s in a_sides))
+    else:
+        won = 0.5 if state.winner is None else float(state.winner in a_sides)
+    return GameResult(diffs, won)
+
+
+def play_pair(preset: str, levels: tuple[int, int], max_hands: int, deal: str) -> tuple[GameResult, GameResult]:
+    """Play one deal sequence twice, level A on the even sides and then on the odd ones."""
+    sides = resolve_rules(preset, {}).sides
+    even = {s for s in range(sides) if s % 2 == 0}
+    odd = set(range(sides)) - even
+    return play_game(preset, even, levels, deal, max_hands), play_game(preset, odd, levels, deal, max_hands)
+
+
+def selfplay(
+    preset: str, levels: tuple[int, int], pairs: int, max_hands: int = 0, seed: str = "selfplay",
+    progress: Callable[[], None] | None = None, jobs: int = 1,
+) -> SelfplayFigures:
+    """Play ``pairs`` duplicate pairs of games between two levels on ``jobs`` processes; return the figures.
+
+    The figures do not depend on ``jobs``: each pair's deals and choices come from its own seed.
+    The kernels are checked against their sources and compiled here first, so that the
+    processes load them instead of each compiling them (or running stale ones).
+    """
+    warm_fast_simulator()
+    work = partial(play_pair, preset, levels, max_hands)
+    per_pair: list[float] = []
+    wins: list[float] = []
+    hands = 0
+    for both in run_all(work, [f"{seed}-{i}" for i in range(pairs)], jobs, progress):
+        diffs = [d for game in both for d in game.differentials]
+        hands += len(diffs)
+        per_pair.append(statistics.fmean(diffs) if diffs else 0.0)
+        wins.extend(game.a_won for game in both)
+    error = statistics.stdev(per_pair) / len(per_pair) ** 0.5 if len(per_pair) > 1 else float("nan")
+    return SelfplayFigures(
+        pairs=pairs, games=2 * pairs, hands=hands, mean_differential=statistics.fmean(per_pair),
+        standard_error=error, win_rate=statistics.fmean(wins),
+    )

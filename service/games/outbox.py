@@ -1,0 +1,63 @@
+"""Which jobs a game's new state calls for: the pure half of the transactional outbox.
+
+A change of a game is stored with the jobs it calls for, in one transaction (the event
+store writes both), and the jobs are dispatched after the commit. Deciding which jobs a
+state calls for is a function of the state alone, so the same answer comes from the use
+case that appended the change and from a runner that finds a job superseded and checks
+that the game is not left waiting (service/jobs/handlers.py).
+
+Today one kind of job follows from a state: the move of a computer seat to act.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from domain.state import GameState
+from service.ports.jobs import MOVE, Dispatcher, JobRequest
+
+log = logging.getLogger(__name__)
+
+DEFAULT_COMPUTER_LEVEL = 3  # a computer seat stored without a level plays as level 3
+
+
+def computer_to_act(state: GameState) -> int | None:
+    """Return the computer seat to act in ``state``, or None."""
+    seat = state.to_act
+    if seat is None or seat >= len(state.seats) or state.seats[seat].kind != "ai":
+        return None
+    return seat
+
+
+def jobs_needed(state: GameState) -> tuple[JobRequest, ...]:
+    """Return the jobs ``state`` calls for: the move of the computer seat to act, if one is."""
+    seat = computer_to_act(state)
+    if seat is None:
+        return ()
+    level = state.seats[seat].level or DEFAULT_COMPUTER_LEVEL
+    return (JobRequest(MOVE, seat, level, state.version),)
+
+
+def with_request(jobs: tuple[JobRequest, ...], extra: Mapping[str, Any]) -> tuple[JobRequest, ...]:
+    """Return ``jobs`` with ``extra`` added to each one's request (e.g. the request id that caused them)."""
+    if not extra:
+        return jobs
+    return tuple(replace(job, request={**job.request, **extra}) for job in jobs)
+
+
+def send_jobs(dispatcher: Dispatcher | None, job_ids: Iterable[str]) -> list[str]:
+    """Send stored jobs to ``dispatcher``; return the ids sent. One that cannot be sent waits in its row for the sweep."""
+    sent: list[str] = []
+    if dispatcher is None:
+        return sent
+    for job_id in job_ids:
+        try:
+            dispatcher.dispatch(job_id)
+        except Exception:  # the row is stored, and committed: the sweep sends it again
+            log.exception("could not dispatch job %s; the sweep will send it again", job_id)
+        else:
+            sent.append(job_id)
+    return sent

@@ -1,0 +1,349 @@
+"""The use cases of a game: create it, show it to a seat, take an action, list events.
+
+Each use case loads the state by replaying the log, asks the domain what happens, and
+appends the resulting events with the version it decided on as the expected version,
+together with the jobs the new state calls for (service/games/outbox.py): the event store
+writes both in one transaction, and the jobs are dispatched after the commit. A dispatch
+that fails leaves the job's row pending, for the sweep to send again.
+
+The service depends on ports only (service/ports): an ``EventLog`` and a ``Dispatcher``,
+handed in by the composition root (service/bootstrap.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import uuid
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from domain.actions import command_from_action
+from domain.codec import encode
+from domain.decide import decide
+from domain.dealing import start_game
+from domain.errors import MalformedError, PitchError
+from domain.events import Event, SeatSpec
+from domain.evolve import replay
+from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+from domain.presets import resolve_rules
+from domain.state import GameState
+from domain.views import is_hash_shown, redact_event, seat_view
+from service.errors import (
+    GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
+    VersionConflictError,
+)
+from service.games.deal_sources import DealSources, LazyDeals
+from service.games.outbox import jobs_needed, send_jobs, with_request
+from service.games.seat_tokens import SeatTokens
+from service.games.state_cache import StateCache, fold
+from service.games.tokens import hash_token, new_token
+from service.hashing import canonical_json
+from service.logs import current_request_id
+from service.metrics import Metrics, NoMetrics
+from service.ports.events import (
+    AppendResult, ConcurrencyError, EventLog, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
+)
+from service.ports.jobs import Dispatcher, JobRequest
+
+log = logging.getLogger(__name__)
+
+SEAT_KINDS = ("human", "ai")
+AI_LEVELS = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    """A new game: its first view and each seat's token (shown only this once)."""
+
+    game_id: str
+    version: int
+    preset: str
+    rules: dict[str, Any]
+    seats: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionResult:
+    """The outcome of an accepted action: the new version and the events the seat may see."""
+
+    version: int
+    events: list[dict[str, Any]]
+    replayed: bool
+
+
+class GameService:
+    """Games over an event store."""
+
+    def __init__(
+        self, store: EventLog, dispatcher: Dispatcher | None = None, cache_size: int = 1000,
+        metrics: Metrics | None = None,
+    ) -> None:
+        """Serve games over ``store``; send the jobs each change stores to ``dispatcher``.
+
+        With no dispatcher the jobs are stored and left for a sweep to send (tools that
+        read or replay games, and never run jobs).
+        """
+        self.store = store
+        self.dispatcher = dispatcher
+        self.metrics: Metrics = metrics or NoMetrics()
+        self.states = StateCache(store, cache_size, self.metrics)
+        self.seats = SeatTokens(store, cache_size)
+        self.deal_sources = DealSources(store, max(cache_size // 4, 1))
+
+    def create_game(
+        self, preset: str, options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]],
+        seed: str | None = None,
+    ) -> CreatedGame:
+        """Start a game with these rules and seats; deal the first hand."""
+        rules = resolve_rules(preset, options)
+        if len(seats) != rules.players:
+            raise InvalidRequestError(
+                f"these rules seat {rules.players} players, but {len(seats)} seats were given"
+            )
+        specs = [_seat_spec(i, seat) for i, seat in enumerate(seats)]
+        if seed is None:
+            secret, source_kind = secrets.token_bytes(32), "server"
+        else:
+            secret, source_kind = seed_from_text(seed), "client"
+        deals = SeededDeals(secret)
+        events = start_game(
+            rules, preset, specs, first_dealer(secret, rules.players), commit(secret, source_kind), deals,
+        )
+        game_id = str(uuid.uuid4())
+        tokens = [new_token() for _ in specs]
+        records = [
+            SeatRecord(seat=i, token_hash=hash_token(t), kind=s.kind, level=s.level)
+            for i, (t, s) in enumerate(zip(tokens, specs))
+        ]
+        state = replay(events)
+        result = self.store.create_game(game_id, _new_events(events), records, secret.hex(), _jobs_of(state))
+        self.metrics.events_appended(len(result.events))
+        self.deal_sources.keep(game_id, deals)
+        self.dispatch(result)
+        return CreatedGame(
+            game_id=game_id,
+            version=result.events[-1].version,
+            preset=preset,
+            rules=rules.to_dict(),
+            seats=[
+                {"seat": i, "kind": s.kind, "level": s.level, "side": rules.side_of(i), "token": t}
+                for i, (t, s) in enumerate(zip(tokens, specs))
+            ],
+        )
+
+    def load(self, game_id: str) -> GameState:
+        """Return the current state of a game, or raise GameNotFoundError."""
+        if not is_game_id(game_id):
+            raise GameNotFoundError(f"there is no game {game_id[:80]!r}: game ids are UUIDs")
+        state = self.states.load(game_id)
+        if state.version == 0:
+            raise GameNotFoundError(f"there is no game {game_id!r}")
+        return state
+
+    def seat_of(self, game_id: str, token: str | None) -> int | None:
+        """Return the seat a token belongs to (None without a token); raise if it is not this game's."""
+        if token is None:
+            return None
+        seat = self.seats.seat_of(game_id, hash_token(token))
+        if seat is None:
+            raise UnauthorizedError("this token is not a seat of this game")
+        return seat
+
+    def view(self, game_id: str, token: str | None, at: int | None = None) -> dict[str, Any]:
+        """Return the game as the token's seat (or a spectator) may see it, now or as of version ``at``."""
+        state = self.load(game_id)
+        if at is not None and at != state.version:
+            if at > state.version:
+                raise GameNotFoundError(f"game {game_id!r} has no version {at}; it is at version {state.version}")
+            state = fold(self.store.read(game_id, limit=at))
+        view = seat_view(state, self.seat_of(game_id, token))
+        view["id"] = game_id
+        return view
+
+    def act(
+        self, game_id: str, token: str | None, expected_version: int, action: Mapping[str, Any],
+        idempotency_key: str | None = None,
+    ) -> ActionResult:
+        """Take a seat's action at the version the client saw; return what it caused."""
+        state = self._state_at(game_id, expected_version)
+        if token is None:
+            raise UnauthorizedError("acting needs the seat's bearer token")
+        seat = self.seat_of(game_id, token)
+        assert seat is not None
+        return self._act(game_id, seat, expected_version, action, idempotency_key, state)
+
+    def _state_at(self, game_id: str, version: int) -> GameState:
+        """Return the game's state for an action expected at ``version``.
+
+        When the cache holds the game at exactly that version, that state is used without
+        reading the log: the append then stores the action only if ``version`` is still the
+        head (it checks, in its own transaction), so a cache that fell behind another
+        process's writes yields the same 409 a fresh read would. Otherwise the log is read.
+        """
+        cached = self.states.cached(game_id)
+        if cached is not None and cached.version == version:
+            return cached
+        return self.load(game_id)
+
+    def act_as(self, game_id: str, seat: int, expected_version: int, action: dict[str, Any], key: str) -> int:
+        """Take a computer seat's action at the version it was chosen for; return the new version."""
+        return self._act(game_id, seat, expected_version, action, key, self.load(game_id)).version
+
+    def _act(
+        self, game_id: str, seat: int, expected_version: int, action: Mapping[str, Any],
+        idempotency_key: str | None, state: GameState,
+    ) -> ActionResult:
+        """Decide and append an action on ``state``, the game as just read from its log.
+
+        A request already taken under its Idempotency-Key moved the game past its expected
+        version, so the key is looked up only when the version differs (the first answer,
+        or a key reused for another request) or the action is refused; otherwise the append
+        looks it up in its own transaction, which also answers a repeat that raced its first copy.
+        """
+        fingerprint = _fingerprint(seat, expected_version, action)
+        if expected_version != state.version:
+            earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+            if earlier is not None:
+                return earlier
+            self.metrics.version_conflict()
+            raise VersionConflictError(
+                f"the game is at version {state.version}, not {expected_version}", state.version,
+            )
+        try:
+            command = command_from_action(seat, action)
+            events = decide(state, command, LazyDeals(self.deal_sources, game_id))
+        except PitchError:
+            # A key used before for another request is refused as such, whatever this one asks.
+            earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
+            if earlier is not None:
+                return earlier
+            raise
+        after = replay(events, state)
+        try:
+            appended = self.store.append(
+                game_id, expected_version, _new_events(events), idempotency_key, fingerprint, _jobs_of(after),
+            )
+        except ConcurrencyError:
+            self.metrics.version_conflict()
+            current = self.store.version(game_id)
+            raise VersionConflictError(
+                f"another action was taken first; the game is at version {current}", current,
+            ) from None
+        except IdempotencyKeyReusedError:
+            raise IdempotencyKeyError(
+                "this Idempotency-Key was already used for a different request"
+            ) from None
+        if appended.replayed:
+            self.metrics.idempotent_replay()
+            return self._result(game_id, seat, appended.events, replayed=True)
+        self.metrics.events_appended(len(appended.events))
+        self.states.remember(game_id, after)
+        self.dispatch(appended)
+        return self._result(game_id, seat, appended.events, replayed=False, state=after)
+
+    def _earlier(
+        self, game_id: str, seat: int, idempotency_key: str | None, fingerprint: str,
+    ) -> ActionResult | None:
+        """Return the answer first given under ``idempotency_key``, None when it is unused (or None)."""
+        if idempotency_key is None:
+            return None
+        try:
+            earlier = self.store.replayed(game_id, idempotency_key, fingerprint)
+        except IdempotencyKeyReusedError:
+            raise IdempotencyKeyError("this Idempotency-Key was already used for a different request") from None
+        if earlier is None:
+            return None
+        self.metrics.idempotent_replay()
+        return self._result(game_id, seat, earlier.events, replayed=True)
+
+    def dispatch(self, stored: AppendResult) -> None:
+        """Send the jobs a committed change stored; one that cannot be sent waits in its row for the sweep."""
+        send_jobs(self.dispatcher, stored.jobs)
+
+    def _result(
+        self, game_id: str, seat: int, stored: Sequence[StoredEvent], replayed: bool,
+        state: GameState | None = None,
+    ) -> ActionResult:
+        """Return the events as ``seat`` may see them, hidden by ``state`` (else the game as it is now)."""
+        state = self.load(game_id) if state is None else state
+        return ActionResult(
+            version=stored[-1].version,
+            events=[_shown(e, seat, state) for e in stored],
+            replayed=replayed,
+        )
+
+    def events(
+        self, game_id: str, token: str | None, after: int = 0, limit: int = 100,
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """Return a page of the game's events as the caller may see them, and the next ``after``."""
+        state = self.load(game_id)
+        seat = self.seat_of(game_id, token)
+        stored = self.store.read(game_id, after=after, limit=limit)
+        shown = [_shown(e, seat, state) for e in stored]
+        more = bool(stored) and stored[-1].version < state.version
+        return shown, (stored[-1].version if more else None)
+
+    def feed(self, after: int = 0, limit: int = 100) -> tuple[list[dict[str, Any]], int]:
+        """Return every game's events after global position ``after`` as a spectator sees them, and the next ``after``.
+
+        For projections and feeds: positions only grow, none is ever skipped, and nothing
+        a spectator may not see is shown (each event is hidden by its game's state now).
+        """
+        stored = self.store.read_all(after, limit)
+        states: dict[str, GameState] = {}
+        shown = []
+        for event in stored:
+            if event.game_id not in states:
+                states[event.game_id] = self.states.load(event.game_id)
+            shown.append({"position": event.position, "game_id": event.game_id,
+                          **_shown(event, None, states[event.game_id])})
+        return shown, (stored[-1].position if stored else after)
+
+
+def is_game_id(text: str) -> bool:
+    """Tell whether ``text`` is written as the service writes game ids (a lower-case UUID)."""
+    try:
+        return str(uuid.UUID(text)) == text
+    except ValueError:
+        return False
+
+
+def _seat_spec(index: int, seat: Mapping[str, Any]) -> SeatSpec:
+    kind = seat.get("kind")
+    if kind not in SEAT_KINDS:
+        raise InvalidRequestError(f"seat {index}: kind must be 'human' or 'ai', not {kind!r}")
+    level = seat.get("level")
+    if kind == "human":
+        if level is not None:
+            raise InvalidRequestError(f"seat {index}: a human seat has no level")
+        return SeatSpec(kind="human", level=None)
+    if level not in AI_LEVELS or isinstance(level, bool):
+        raise InvalidRequestError(f"seat {index}: a computer seat needs a level from 1 to 6, not {level!r}")
+    return SeatSpec(kind="ai", level=int(level))
+
+
+def _jobs_of(state: GameState) -> tuple[JobRequest, ...]:
+    """Return the jobs ``state`` calls for, each carrying the id of the request that caused it."""
+    request_id = current_request_id()
+    return with_request(jobs_needed(state), {} if request_id is None else {"request_id": request_id})
+
+
+def _new_events(events: Sequence[Event]) -> list[NewEvent]:
+    return [NewEvent(type=name, data=data) for name, data in map(encode, events)]
+
+
+def _shown(stored: StoredEvent, seat: int | None, state: GameState) -> dict[str, Any]:
+    return {
+        "version": stored.version,
+        "type": stored.type,
+        "data": redact_event(stored.type, stored.data, seat, state),
+        "recorded_at": stored.recorded_at,
+        "hash": stored.hash if is_hash_shown(state, stored.version) else None,
+    }
+
+
+def _fingerprint(seat: int, expected_version: int, action: Mapping[str, Any]) -> str:
+    body = {"seat": seat, "expected_version": expected_version, "action": dict(action)}
+    return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()

@@ -1,0 +1,130 @@
+"""One handler per kind of job, registered by kind: a computer's move, a hint, a bid analysis.
+
+A handler gets the claimed job and the game's state at the job's version, and returns
+the outcome for the runner to record (service/jobs/runner.py), or None when it recorded
+nothing because its lease was lost. Each computes with a generator seeded by the job's
+id, so a job taken up again computes the same answer. The computer players see only
+their seat's information set (domain/ai/knowledge.py).
+
+A move is appended with ``expected_version = for_version`` and the idempotency key
+``job:<id>``: a stale move's append conflicts and the job ends ``superseded``, and a
+duplicate delivery gets the first append back, so a card is never played twice. A move
+taken up after the game moved on (perhaps by this very move, stored by an earlier attempt
+whose runner died before it sent the next one) makes sure the jobs the game's state now
+calls for are stored and sent, so the game is not left waiting.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from domain.actions import action_of
+from domain.ai.knowledge import knowledge_of
+from domain.ai.players import analyze_bid, choose, hint
+from domain.state import GameState
+from service.errors import IdempotencyKeyError, VersionConflictError
+from service.games import GameService
+from service.games.outbox import jobs_needed, send_jobs
+from service.ports.jobs import BID_ANALYSIS, DONE, HINT, MOVE, PENDING, SUPERSEDED, Dispatcher, Job, JobRepository
+
+HoldsLease = Callable[[], bool]
+"""Renew the running job's lease; False when it was lost (its result would be refused)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a job ended: ``done`` with its result, or ``superseded``."""
+
+    state: str
+    result: dict[str, Any] | None = None
+
+
+class Handler(Protocol):
+    """Computes one kind of job."""
+
+    def run(self, job: Job, state: GameState, holds_lease: HoldsLease) -> Outcome | None:
+        """Compute the job on ``state`` (the game at the job's version); None when the lease was lost."""
+        ...
+
+    def superseded(self, job: Job, state: GameState) -> None:
+        """React to the job's game having moved past its version (now at ``state``)."""
+        ...
+
+
+def _rng(job: Job) -> random.Random:
+    return random.Random(job.id)
+
+
+class MoveHandler:
+    """A computer seat's move, appended as that seat's action."""
+
+    def __init__(self, games: GameService, jobs: JobRepository, dispatcher: Dispatcher) -> None:
+        self.games = games
+        self.jobs = jobs
+        self.dispatcher = dispatcher
+
+    def run(self, job: Job, state: GameState, holds_lease: HoldsLease) -> Outcome | None:
+        """Choose the seat's action and append it at the job's version."""
+        knowledge = knowledge_of(state, job.seat)
+        action = action_of(choose(knowledge, job.level, _rng(job), job.request.get("samples")))
+        if not holds_lease():
+            return None  # the lease was lost: this result is refused
+        try:
+            version = self.games.act_as(job.game_id, job.seat, job.for_version, action, f"job:{job.id}")
+        except (VersionConflictError, IdempotencyKeyError):
+            return Outcome(SUPERSEDED)
+        return Outcome(DONE, {"action": action, "version": version})
+
+    def superseded(self, job: Job, state: GameState) -> None:
+        """Store and send the jobs the game's state now calls for, unless they are stored already."""
+        for needed in jobs_needed(state):
+            stored = self.jobs.move_for(job.game_id, needed.for_version)
+            if stored is None:
+                stored = self.jobs.create(job.game_id, needed)
+            if stored is not None and stored.state == PENDING:
+                send_jobs(self.dispatcher, [stored.id])
+
+
+class HintHandler:
+    """A hint: the suggested action, and every legal action's expected points."""
+
+    def run(self, job: Job, state: GameState, holds_lease: HoldsLease) -> Outcome | None:
+        """Estimate every legal action of the seat by the job's level."""
+        found = hint(knowledge_of(state, job.seat), job.level, _rng(job), job.request.get("samples"))
+        return Outcome(DONE, {
+            "suggestion": action_of(found.suggestion),
+            "estimates": [
+                {"action": action_of(e.command), "expected_points": round(e.points, 3),
+                 "standard_error": round(e.points_error, 3), "expected_margin": round(e.margin, 3),
+                 "margin_standard_error": round(e.margin_error, 3), "samples": e.samples}
+                for e in found.estimates
+            ],
+        })
+
+    def superseded(self, job: Job, state: GameState) -> None:
+        """Nothing follows: the seat may ask again."""
+
+
+class BidAnalysisHandler:
+    """A bid analysis: how likely the bid is to make, for each trump suit the seat could name."""
+
+    def run(self, job: Job, state: GameState, holds_lease: HoldsLease) -> Outcome | None:
+        """Estimate the bid's chances per suit by the job's level."""
+        knowledge = knowledge_of(state, job.seat)
+        chances = analyze_bid(knowledge, int(job.request["bid"]), job.level, _rng(job), job.request.get("samples"))
+        return Outcome(DONE, {"estimates": [
+            {"suit": c.suit, "probability": round(c.probability, 4), "standard_error": round(c.error, 4),
+             "samples": c.samples}
+            for c in chances
+        ]})
+
+    def superseded(self, job: Job, state: GameState) -> None:
+        """Nothing follows: the seat may ask again."""
+
+
+def default_handlers(games: GameService, jobs: JobRepository, dispatcher: Dispatcher) -> dict[str, Handler]:
+    """Return the handler of each kind of job."""
+    return {MOVE: MoveHandler(games, jobs, dispatcher), HINT: HintHandler(), BID_ANALYSIS: BidAnalysisHandler()}

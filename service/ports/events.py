@@ -1,0 +1,152 @@
+"""The event store as the use cases see it: values, errors and the ``EventLog`` protocol.
+
+The guarantees (DESIGN.md "The event store"): an append names the version its caller
+last saw, and of two writers at the same version exactly one wins; a batch commits whole
+or not at all, with the jobs it calls for (the outbox, ``service.ports.jobs``); under an
+idempotency key a repeated request gets the first result back; ``read_all`` never skips
+an event by global position.
+
+Errors::
+
+    StoreError
+    ├── ConcurrencyError            expected version is not the current one
+    ├── IdempotencyKeyReusedError   same key, different request
+    ├── GameExistsError             create_game for a game id already taken
+    └── StoreUnavailableError       the database cannot be reached or used
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from service.ports.jobs import JobRequest
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append: its type name, JSON payload and payload schema version."""
+
+    type: str
+    data: Mapping[str, Any]
+    schema_version: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """An event as stored: where it sits in its game and the log, when, and its hash."""
+
+    game_id: str
+    version: int
+    position: int
+    type: str
+    schema_version: int
+    data: dict[str, Any]
+    recorded_at: str
+    idempotency_key: str | None
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class AppendResult:
+    """The events a write stored, and the ids of the jobs stored with them.
+
+    ``replayed`` when an idempotent retry returned the first write's events again (its
+    jobs were stored by that first write, so ``jobs`` is empty).
+    """
+
+    events: tuple[StoredEvent, ...]
+    replayed: bool
+    jobs: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """A seat of a game: the hash of its bearer token, human or computer, and its level."""
+
+    seat: int
+    token_hash: str
+    kind: str
+    level: int | None
+
+
+class StoreError(Exception):
+    """Base class of the event store's errors."""
+
+
+class ConcurrencyError(StoreError):
+    """The expected version is not the game's current version (stale, or ahead of it)."""
+
+    def __init__(self, game_id: str, expected_version: int, actual_version: int) -> None:
+        super().__init__(
+            f"game {game_id!r} is at version {actual_version}, not at the expected version {expected_version}"
+        )
+        self.game_id = game_id
+        self.expected_version = expected_version
+        self.actual_version = actual_version
+
+    def __reduce__(self) -> tuple[type[ConcurrencyError], tuple[str, int, int]]:
+        return (type(self), (self.game_id, self.expected_version, self.actual_version))
+
+
+class IdempotencyKeyReusedError(StoreError):
+    """The idempotency key was already used for a different request."""
+
+
+class GameExistsError(StoreError):
+    """A game with this id already exists."""
+
+
+class StoreUnavailableError(StoreError):
+    """The database cannot be reached, or cannot serve the request right now."""
+
+
+class EventLog(Protocol):
+    """Append-only, hash-chained event log per game, with its seats, its secret and its jobs."""
+
+    def create_game(
+        self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
+        jobs: Sequence[JobRequest] = (),
+    ) -> AppendResult:
+        """Store a new game's first events, seats, secret and jobs in one transaction."""
+        ...
+
+    def append(
+        self, game_id: str, expected_version: int, events: Sequence[NewEvent],
+        idempotency_key: str | None = None, fingerprint: str | None = None, jobs: Sequence[JobRequest] = (),
+    ) -> AppendResult:
+        """Append ``events`` (and store ``jobs``) after ``expected_version``, all or nothing, once per key."""
+        ...
+
+    def replayed(self, game_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+        """Return the result first stored under ``idempotency_key``, None if the key is unused."""
+        ...
+
+    def read(self, game_id: str, after: int = 0, limit: int | None = None, as_stored: bool = False) -> list[StoredEvent]:
+        """Return the game's events after version ``after``, in version order, at most ``limit``."""
+        ...
+
+    def read_all(self, after: int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Return every game's events after global position ``after``, at most ``limit``, never skipping one."""
+        ...
+
+    def version(self, game_id: str) -> int:
+        """Return the game's current version: 0 when it has no events."""
+        ...
+
+    def seats(self, game_id: str) -> list[SeatRecord]:
+        """Return the game's seats in seat order."""
+        ...
+
+    def secret(self, game_id: str) -> str | None:
+        """Return the game's secret seed, or None when there is no such game."""
+        ...
+
+    def verify_chain(self, game_id: str) -> int | None:
+        """Return the first version whose hash or place in the sequence fails to verify, or None."""
+        ...
+
+    def ping(self) -> None:
+        """Raise StoreUnavailableError when the database cannot answer."""
+        ...

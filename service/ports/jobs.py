@@ -1,0 +1,103 @@
+"""Jobs as the use cases see them: computer moves, hints and bid analyses run off the request path.
+
+A job is a row (``service.store.job_rows``); the message that asks a runner to run it
+carries only its id (DESIGN.md "Workers"). The row moves through these states::
+
+    pending ──claim──▶ running ──▶ done | superseded | failed
+                          │ lease expired: claimed again (attempts + 1), at most 3 times,
+                          └─────────────── then failed ("set aside")
+
+The jobs a change of a game calls for are a transactional outbox: the use case asks
+``jobs_needed`` (service/games/outbox.py) which jobs the new state needs, the event store
+writes them in the transaction that appends the events, and the use case hands their ids
+to the ``Dispatcher`` after the commit. A send that is lost leaves the row pending, and
+the sweep sends it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+MOVE, HINT, BID_ANALYSIS = "move", "hint", "bid-analysis"
+PENDING, RUNNING, DONE, SUPERSEDED, FAILED = "pending", "running", "done", "superseded", "failed"
+MAX_ATTEMPTS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class JobRequest:
+    """A job to store: what to compute, for which seat of which version of the game."""
+
+    kind: str
+    seat: int
+    level: int
+    for_version: int
+    request: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """A job as stored."""
+
+    id: str
+    game_id: str
+    kind: str
+    seat: int
+    level: int
+    for_version: int
+    request: dict[str, Any]
+    state: str
+    attempts: int
+    lease_holder: str | None
+    lease_expires_at: str | None
+    result: dict[str, Any] | None
+    error: str | None
+    created_at: str
+    updated_at: str
+
+
+class JobRepository(Protocol):
+    """The job rows: create, read, claim under a lease, renew, finish, and find the ones to send again."""
+
+    def create(self, game_id: str, job: JobRequest) -> Job | None:
+        """Store a new pending job; None when a move for that version already exists."""
+        ...
+
+    def get(self, job_id: str) -> Job | None:
+        """Return a job, or None."""
+        ...
+
+    def move_for(self, game_id: str, version: int) -> Job | None:
+        """Return the computer move stored for ``version`` of a game, or None."""
+        ...
+
+    def claim(self, job_id: str, holder: str, lease_seconds: float) -> Job | None:
+        """Take the job's lease for ``holder`` if it is pending or its lease expired; None otherwise."""
+        ...
+
+    def renew(self, job_id: str, holder: str, lease_seconds: float) -> bool:
+        """Extend ``holder``'s lease; False when it no longer holds it."""
+        ...
+
+    def finish(
+        self, job_id: str, holder: str, state: str, result: dict[str, Any] | None = None, error: str | None = None,
+    ) -> bool:
+        """Record the job's outcome if ``holder`` still holds its lease; tell whether it did."""
+        ...
+
+    def due(self, pending_after_seconds: float) -> list[str]:
+        """Return the jobs to send again (expired leases, long-pending jobs); fail those out of attempts."""
+        ...
+
+    def open_counts(self) -> dict[str, int]:
+        """Return how many jobs are pending and running now."""
+        ...
+
+
+class Dispatcher(Protocol):
+    """Sends a job's id to whatever runs jobs: Celery workers, or the server's own threads."""
+
+    def dispatch(self, job_id: str) -> None:
+        """Ask for the job to be run (at least once)."""
+        ...

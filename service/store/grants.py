@@ -1,0 +1,79 @@
+"""A least-privilege PostgreSQL role for the service (``pitch db grant ROLE``).
+
+The migrations run as the database's owner; the API and the workers connect as a role
+that may only read and append history:
+
+| table | privileges | why |
+| --- | --- | --- |
+| events, idempotency_keys | SELECT, INSERT | history is appended, never changed |
+| seats, game_secrets | SELECT, INSERT | written once, when a game is created |
+| jobs | SELECT, INSERT, UPDATE | a job's row moves through its states |
+| alembic_version | SELECT | readiness and diagnostics may read the schema's revision |
+| sequence events_position_seq | USAGE, SELECT | positions; readers of the global feed read its last value |
+
+UPDATE, DELETE and TRUNCATE of events are refused by the permission check itself, before
+the append-only triggers (a second wall) are reached. The role owns nothing, so it cannot
+drop or alter the tables or their triggers either. Running it again is harmless: it
+revokes what the role had on these tables and grants the list above.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sqlalchemy as sa
+
+from service.store.db import make_engine
+
+ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
+APPEND_ONLY = ("events", "idempotency_keys", "seats", "game_secrets")
+TABLES = (*APPEND_ONLY, "jobs", "alembic_version")
+POSITION_SEQUENCE = "events_position_seq"
+
+
+def grant_statements(role: str, database: str, schema: str) -> list[str]:
+    """Return the SQL that gives ``role`` the service's privileges and no others on its tables."""
+    if not ROLE_NAME.fullmatch(role):
+        raise ValueError(f"role names are lower-case letters, digits and _, not {role!r}")
+    r, s = f'"{role}"', f'"{schema}"'
+    tables = ", ".join(f"{s}.{t}" for t in TABLES)
+    return [
+        f"REVOKE ALL ON {tables} FROM {r}",
+        f'GRANT CONNECT ON DATABASE "{database}" TO {r}',
+        f"GRANT USAGE ON SCHEMA {s} TO {r}",
+        f"GRANT SELECT, INSERT ON {', '.join(f'{s}.{t}' for t in APPEND_ONLY)} TO {r}",
+        f"GRANT SELECT, INSERT, UPDATE ON {s}.jobs TO {r}",
+        f"GRANT SELECT ON {s}.alembic_version TO {r}",
+        f"GRANT USAGE, SELECT ON SEQUENCE {s}.{POSITION_SEQUENCE} TO {r}",
+    ]
+
+
+def grant_role(url: str, role: str, password: str | None = None) -> list[str]:
+    """Create ``role`` (LOGIN) unless it exists, and grant it the service's privileges; return the SQL run.
+
+    ``url`` must connect as the tables' owner (or a superuser), on a migrated database.
+    """
+    engine = make_engine(url)
+    if engine.dialect.name != "postgresql":
+        engine.dispose()
+        raise ValueError("roles and grants are PostgreSQL's; the embedded SQLite file has no users")
+    try:
+        with engine.begin() as conn:
+            row = conn.execute(sa.text("SELECT current_database(), current_schema()")).one()
+            statements = grant_statements(role, str(row[0]), str(row[1]))
+            exists = conn.execute(sa.text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}).first()
+            run: list[str] = []
+            if exists is None:
+                create = f'CREATE ROLE "{role}" LOGIN'
+                conn.exec_driver_sql(create + (" PASSWORD %(password)s" if password else ""),
+                                     {"password": password} if password else None)
+                run.append(create + (" PASSWORD '...'" if password else ""))
+            elif password:
+                conn.exec_driver_sql(f'ALTER ROLE "{role}" PASSWORD %(password)s', {"password": password})
+                run.append(f"ALTER ROLE \"{role}\" PASSWORD '...'")
+            for statement in statements:
+                conn.exec_driver_sql(statement)
+                run.append(statement)
+            return run
+    finally:
+        engine.dispose()

@@ -1,0 +1,191 @@
+"""The job rows: the outbox half of each change, and the leases of the runners that take them up.
+
+A job is a row of the ``jobs`` table (migration 0002). Unlike events, a job row is
+updated as it moves through its states (service/ports/jobs.py draws them). The rows of
+a change's jobs are inserted by ``insert_jobs`` in the transaction that appends the
+change's events (service/store/recorder.py), so a computer seat to act always has its
+job, whatever fails after the commit. At most one move job exists per game and version
+(a partial unique index), so scheduling a computer's move twice is harmless.
+
+- A claim takes a lease (holder, expiry); only the current holder's result is accepted.
+- A job whose runner died is claimed again once its lease has expired; after
+  ``MAX_ATTEMPTS`` attempts it is failed ("set aside"), so a job that kills its runner
+  does not kill them all.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from service.ports.jobs import FAILED, MAX_ATTEMPTS, PENDING, RUNNING, MOVE, Job, JobRequest
+from service.store.db import deferred_begin
+from service.store.encoding import stamp, utc_now
+from service.store.tables import jobs_table
+from service.store.translate import unavailable_as_store_error
+
+
+def insert_jobs(conn: Connection, game_id: str, jobs: Sequence[JobRequest], now: str) -> tuple[str, ...]:
+    """Store ``jobs`` as pending rows in the caller's transaction; return their new ids."""
+    if not jobs:
+        return ()
+    rows = [_row(game_id, job, now) for job in jobs]
+    conn.execute(sa.insert(jobs_table), rows)
+    return tuple(row["id"] for row in rows)
+
+
+def _row(game_id: str, job: JobRequest, now: str) -> dict[str, Any]:
+    return {
+        "id": str(uuid.uuid4()), "game_id": game_id, "kind": job.kind, "seat": job.seat, "level": job.level,
+        "for_version": job.for_version, "request": json.dumps(dict(job.request), sort_keys=True),
+        "state": PENDING, "attempts": 0, "created_at": now, "updated_at": now,
+    }
+
+
+class JobRows:
+    """The jobs table: create, claim under a lease, renew, finish, and find the jobs to send again."""
+
+    def __init__(self, engine: Engine, clock: Callable[[], datetime] | None = None) -> None:
+        self._engine = engine
+        self._clock = clock or utc_now
+
+    def now(self) -> str:
+        """Return the clock's reading, as stored."""
+        return stamp(self._clock())
+
+    def create(self, game_id: str, job: JobRequest) -> Job | None:
+        """Store a new pending job; None when a move for this version already exists."""
+        try:
+            with self._write() as conn:
+                (job_id,) = insert_jobs(conn, game_id, [job], self.now())
+        except IntegrityError:
+            return None
+        return self.get(job_id)
+
+    def move_for(self, game_id: str, version: int) -> Job | None:
+        """Return the computer move scheduled at ``version`` of a game, or None."""
+        c = jobs_table.c
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(jobs_table).where(c.game_id == game_id, c.for_version == version, c.kind == MOVE)
+            ).first()
+        return None if row is None else _job(row)
+
+    def get(self, job_id: str) -> Job | None:
+        """Return a job, or None."""
+        with self._read() as conn:
+            found = conn.execute(sa.select(jobs_table).where(jobs_table.c.id == job_id)).one_or_none()
+        return None if found is None else _job(found)
+
+    def claim(self, job_id: str, holder: str, lease_seconds: float) -> Job | None:
+        """Take the job's lease for ``holder`` if it is pending or its lease has expired.
+
+        Returns the claimed job, or None when another holder has it, it is finished, or it
+        was just set aside after its last attempt. Exactly one of two racing claims wins.
+        """
+        moment = self._clock()
+        now, expires = stamp(moment), stamp(moment + timedelta(seconds=lease_seconds))
+        c = jobs_table.c
+        claimable = sa.and_(
+            c.id == job_id, c.attempts < MAX_ATTEMPTS,
+            sa.or_(c.state == PENDING, sa.and_(c.state == RUNNING, c.lease_expires_at < now)),
+        )
+        with self._write() as conn:
+            taken = conn.execute(sa.update(jobs_table).where(claimable).values(
+                state=RUNNING, attempts=c.attempts + 1, lease_holder=holder,
+                lease_expires_at=expires, updated_at=now,
+            )).rowcount
+            if not taken:
+                self._set_aside(conn, now, job_id)
+                return None
+        return self.get(job_id)
+
+    def renew(self, job_id: str, holder: str, lease_seconds: float) -> bool:
+        """Extend ``holder``'s lease; False when it no longer holds it."""
+        moment = self._clock()
+        c = jobs_table.c
+        with self._write() as conn:
+            return bool(conn.execute(sa.update(jobs_table).where(
+                c.id == job_id, c.lease_holder == holder, c.state == RUNNING,
+                c.lease_expires_at >= stamp(moment),
+            ).values(
+                lease_expires_at=stamp(moment + timedelta(seconds=lease_seconds)), updated_at=stamp(moment),
+            )).rowcount)
+
+    def finish(
+        self, job_id: str, holder: str, state: str, result: dict[str, Any] | None = None,
+        error: str | None = None,
+    ) -> bool:
+        """Record the job's outcome, only if ``holder`` still holds its lease; tell whether it did."""
+        c = jobs_table.c
+        with self._write() as conn:
+            return bool(conn.execute(sa.update(jobs_table).where(
+                c.id == job_id, c.lease_holder == holder, c.state == RUNNING,
+            ).values(
+                state=state, result=None if result is None else json.dumps(result, sort_keys=True),
+                error=error, lease_holder=None, lease_expires_at=None, updated_at=self.now(),
+            )).rowcount)
+
+    def due(self, pending_after_seconds: float) -> list[str]:
+        """Return the jobs to send again: expired leases, and jobs pending longer than the delay.
+
+        Jobs whose last attempt's lease expired are failed here instead.
+        """
+        moment = self._clock()
+        now = stamp(moment)
+        stale = stamp(moment - timedelta(seconds=pending_after_seconds))
+        c = jobs_table.c
+        with self._write() as conn:
+            self._set_aside(conn, now)
+            rows: Sequence[Any] = conn.execute(sa.select(c.id).where(sa.or_(
+                sa.and_(c.state == RUNNING, c.lease_expires_at < now),
+                sa.and_(c.state == PENDING, c.updated_at < stale),
+            )).order_by(c.created_at)).scalars().all()
+        return [str(r) for r in rows]
+
+    def _set_aside(self, conn: Connection, now: str, job_id: str | None = None) -> None:
+        c = jobs_table.c
+        query = sa.update(jobs_table).where(
+            c.state == RUNNING, c.lease_expires_at < now, c.attempts >= MAX_ATTEMPTS,
+        )
+        if job_id is not None:
+            query = query.where(c.id == job_id)
+        conn.execute(query.values(
+            state=FAILED, lease_holder=None, lease_expires_at=None, updated_at=now,
+            error=f"set aside: its worker stopped during each of {MAX_ATTEMPTS} attempts",
+        ))
+
+    def open_counts(self) -> dict[str, int]:
+        """Return how many jobs are pending and running now (an index scan each)."""
+        c = jobs_table.c
+        with self._read() as conn:
+            return {
+                state: int(conn.execute(sa.select(sa.func.count()).where(c.state == state)).scalar_one())
+                for state in (PENDING, RUNNING)
+            }
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with unavailable_as_store_error(), self._engine.begin() as conn:
+            yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with unavailable_as_store_error(), self._engine.connect() as conn:
+            with deferred_begin(conn).begin():
+                yield conn
+
+
+def _job(row: sa.Row[Any]) -> Job:
+    data = dict(row._mapping)
+    data["request"] = json.loads(data["request"])
+    data["result"] = None if data["result"] is None else json.loads(data["result"])
+    return Job(**data)

@@ -1,0 +1,104 @@
+"""The PostgreSQL recorder: the production event store, through psycopg 3.
+
+Reading by global position without skipping. PostgreSQL hands out positions when a row
+is inserted, not when its transaction commits: a reader that saw position 11 committed
+could later find 10 committed after it and, reading "after 11", never see it. So each
+writer, in the transaction that inserts, first takes a shared transaction-level advisory
+lock keyed by the position sequence's last value (a key below every position it will
+then be given), and `read_all` serves only positions below the smallest such key held by
+anyone (read from pg_locks after the sequence's last value; both are visible across
+transactions without a commit). A lock is released only after its transaction is
+visible, so every position served is committed or rolled back for good. Writers never
+wait on each other for this (shared locks), and a reader waits on nobody; a long-open
+writing transaction holds readers back until it ends.
+
+Two writers at the same version both insert; the unique (game_id, version) index fails
+the loser's insert, which the common recorder turns into a ConcurrencyError.
+
+The append's two statements and the reads of a game's events go straight through psycopg
+on the pooled connection (service/store/postgres_sql.py): every action runs them. Reads
+run without BEGIN and COMMIT (autocommit): under READ COMMITTED every statement of a
+transaction takes a snapshot of its own anyway, so those would only cost two round trips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
+
+from service.ports.events import StoredEvent
+from service.store import postgres_sql
+from service.store.encoding import Encoded, UsedKey, stored_batch, stored_event
+from service.store.recorder import Recorder, head_and_used
+from service.store.translate import unavailable_as_store_error
+
+# Advisory-lock keys of writers in flight: (_POSITION_LOCK_SPACE << 40) + a position, so
+# that they can be told apart from other advisory locks (migrations use 0x7069746368).
+_POSITION_LOCK_SPACE = 0x5043
+_POSITION_SEQUENCE = "events_position_seq"  # the identity sequence of events.position
+_ANNOUNCE_POSITIONS = (
+    f"pg_advisory_xact_lock_shared((CAST({_POSITION_LOCK_SPACE} AS bigint) << 40)"
+    f" + coalesce(pg_sequence_last_value(CAST('{_POSITION_SEQUENCE}' AS regclass)), 0))"
+)
+_HEAD_AND_KEY = postgres_sql.HEAD_AND_KEY.format(announce=_ANNOUNCE_POSITIONS)
+_LAST_POSITION = sa.text("SELECT coalesce(pg_sequence_last_value(CAST(:sequence AS regclass)), 0)")
+_LOWEST_ANNOUNCED = sa.text(
+    "SELECT min(((l.classid::bigint << 32) | l.objid::bigint) - (CAST(:space AS bigint) << 40))"
+    " FROM pg_locks l"
+    " WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND (l.classid::bigint >> 8) = :space"
+    " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+)
+
+
+class PostgresRecorder(Recorder):
+    """The event store on a PostgreSQL database."""
+
+    RACE_ERRORS = (IntegrityError, postgres_sql.IntegrityError)
+
+    def _head_and_key(self, conn: Connection, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
+        # The position lock is taken in the same statement, before this transaction inserts anything.
+        raw = postgres_sql.driver(conn)
+        return head_and_used(*postgres_sql.head_and_key(raw, _HEAD_AND_KEY, game_id, key), key)
+
+    def _insert(
+        self, conn: Connection, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
+        claim: tuple[str, str] | None,
+    ) -> tuple[StoredEvent, ...]:
+        # The events and the key in one statement.
+        positions = postgres_sql.insert_events(postgres_sql.driver(conn), rows, now, claim)
+        return stored_batch(game_id, rows, encoded, positions)
+
+    def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
+        with unavailable_as_store_error():
+            pooled = self._engine.raw_connection()
+            try:
+                with postgres_sql.autocommit(pooled) as raw:
+                    rows = postgres_sql.select_events(raw, game_id, after, limit)
+            finally:
+                pooled.close()
+        return [stored_event(*row) for row in rows]
+
+    def _announce_positions(self, conn: Connection) -> None:
+        """Hold, until this transaction ends, a lock keyed below every position it will take."""
+        conn.execute(sa.text(f"SELECT {_ANNOUNCE_POSITIONS}"))
+
+    def _committed_bound(self, conn: Connection) -> int | None:
+        # The sequence is read before the locks (the order the proof needs).
+        last: int = conn.execute(_LAST_POSITION, {"sequence": _POSITION_SEQUENCE}).scalar_one()
+        lowest: int | None = conn.execute(_LOWEST_ANNOUNCED, {"space": _POSITION_LOCK_SPACE}).scalar_one()
+        return int(last) if lowest is None else min(int(last), int(lowest))
+
+    @contextmanager
+    def _transaction(self, read_only: bool = False) -> Iterator[Connection]:
+        with unavailable_as_store_error():
+            with self._engine.connect() as conn:
+                if read_only:
+                    yield conn.execution_options(isolation_level="AUTOCOMMIT")
+                    return
+                with conn.begin():
+                    yield conn

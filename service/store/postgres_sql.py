@@ -1,0 +1,116 @@
+"""The append's two statements on PostgreSQL, sent through psycopg on the pooled connection.
+
+Every action the service accepts runs these, so they skip SQLAlchemy's per-statement
+work (compiling, binding, wrapping the result), about a sixth of an action's CPU, and
+are prepared on the server after their first use (``prepare=True``). They run on the
+same connection and in the same transaction as the rest of the append
+(service/store/postgres.py): one reads the head, the idempotency key and takes the position
+lock; the other inserts the events and, in the same statement, the key. What they
+store is what SQLAlchemy's statements stored (tests/service/test_store.py runs on both
+paths' results: the chain verifies, a repeat is answered from its key, a racing writer
+fails on the unique version).
+
+psycopg's own errors come out of here; ``service.store.recorder`` translates them as it does
+SQLAlchemy's (``IntegrityError``: a racing writer took the version or the key;
+``UNAVAILABLE``: the database cannot be reached or used).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+
+IntegrityError = psycopg.IntegrityError
+
+UNAVAILABLE = (psycopg.OperationalError, psycopg.InterfaceError)
+
+# The head of the game's log, the key's row (none when ``key`` is NULL) and the position
+# lock, in one statement: one snapshot, so a racing writer's events and its key are seen
+# together. ``{announce}`` is the lock expression of service/store/postgres.py.
+HEAD_AND_KEY = (
+    "SELECT h.version, h.hash, k.fingerprint, k.first_version, k.last_version, {announce} AS announced"
+    " FROM (SELECT 1) AS one"
+    " LEFT JOIN (SELECT version, hash FROM events WHERE game_id = %(game_id)s"
+    " ORDER BY version DESC LIMIT 1) AS h ON true"
+    " LEFT JOIN idempotency_keys AS k ON k.game_id = %(game_id)s AND k.key = %(key)s"
+)
+
+_COLUMNS = "game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
+_KEY_ROW = (
+    " used AS (INSERT INTO idempotency_keys (game_id, key, fingerprint, first_version, last_version, created_at)"
+    " VALUES (%s, %s, %s, %s, %s, %s))"
+)
+
+
+@functools.cache
+def insert_statement(rows: int, with_key: bool) -> str:
+    """Return the statement inserting ``rows`` events in version order (positions are taken
+    as the rows are made), and the key's row after their parameters when ``with_key``."""
+    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * rows)
+    new = f"new AS (INSERT INTO events ({_COLUMNS}) VALUES {values} RETURNING version, position)"
+    return f"WITH {new}{',' + _KEY_ROW if with_key else ''} SELECT version, position FROM new"
+
+
+_SELECT_EVENTS = (
+    "SELECT position, game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
+    " FROM events WHERE game_id = %s AND version > %s ORDER BY version"
+)
+SELECT_EVENTS = _SELECT_EVENTS + " LIMIT ALL"  # one text with or without a limit: one prepared statement
+SELECT_SOME_EVENTS = _SELECT_EVENTS + " LIMIT %s"
+
+
+@contextmanager
+def autocommit(pooled: Any) -> Iterator[psycopg.Connection[Any]]:
+    """Lend a pooled connection's psycopg connection in autocommit mode, for reads: no BEGIN or
+    COMMIT round trips (each statement has its own snapshot under READ COMMITTED anyway).
+
+    A connection whose read failed is dropped from the pool rather than returned in that mode.
+    """
+    raw: psycopg.Connection[Any] = pooled.driver_connection
+    raw.autocommit = True
+    try:
+        yield raw
+    except BaseException:
+        pooled.invalidate()
+        raise
+    raw.autocommit = False
+
+
+def select_events(raw: psycopg.Connection[Any], game_id: str, after: int, limit: int | None) -> list[tuple[Any, ...]]:
+    """Return the rows of the game's events after version ``after``, in version order, at most ``limit``."""
+    if limit is None:
+        return raw.execute(SELECT_EVENTS, (game_id, after), prepare=True).fetchall()
+    return raw.execute(SELECT_SOME_EVENTS, (game_id, after, limit), prepare=True).fetchall()
+
+
+def driver(connection: Any) -> psycopg.Connection[Any]:
+    """Return the psycopg connection under a SQLAlchemy ``Connection``."""
+    raw: psycopg.Connection[Any] = connection.connection.driver_connection
+    return raw
+
+
+def head_and_key(
+    raw: psycopg.Connection[Any], statement: str, game_id: str, key: str | None,
+) -> tuple[Any, Any, Any, Any, Any]:
+    """Run ``statement`` (HEAD_AND_KEY with its lock); return (version, hash, fingerprint, first, last)."""
+    row = raw.execute(statement, {"game_id": game_id, "key": key}, prepare=True).fetchone()
+    assert row is not None  # the statement always returns its one row
+    return row[0], row[1], row[2], row[3], row[4]
+
+
+def insert_events(
+    raw: psycopg.Connection[Any], rows: Sequence[dict[str, Any]], recorded_at: str, claim: tuple[str, str] | None,
+) -> dict[int, int]:
+    """Insert the rows (and the key of ``claim``, when given); return each version's position."""
+    params: list[Any] = []
+    for r in rows:
+        params += (r["game_id"], r["version"], r["type"], r["schema_version"], r["data"], recorded_at,
+                   r["idempotency_key"], r["hash"])
+    if claim is not None:
+        params += (rows[0]["game_id"], claim[0], claim[1], rows[0]["version"], rows[-1]["version"], recorded_at)
+    statement = insert_statement(len(rows), claim is not None)
+    return {int(version): int(position) for version, position in raw.execute(statement, params, prepare=True)}

@@ -1,0 +1,369 @@
+"""The event store's recorder: what every database does alike, over SQLAlchemy Core.
+
+A recorder is the adapter behind the ``EventLog`` port (service/ports/events.py). What
+differs by database lives in a subclass, one per backend (service/store/sqlite.py,
+service/store/postgres.py), as pyeventsourcing keeps one recorder per database:
+reading the head and taking the version, inserting a batch, reading a game's events,
+and knowing which global positions are safe to serve. This class holds the rest:
+
+- `append` takes the version the caller last saw; of two writers at the same version
+  exactly one wins, the other gets ``ConcurrencyError``. Versions run 1, 2, 3 ... per game
+  with no gap; a batch commits whole or not at all, with the job rows it calls for (the
+  transactional outbox: ``jobs``, stored by service/store/job_rows.py in the same
+  transaction, their ids returned for the caller to dispatch after the commit).
+- Under an idempotency key a repeated request gets the first result back with
+  ``replayed=True``, even with a by-now stale expected version or when it raced the
+  first; the key with a different fingerprint is refused.
+- Each row's hash chains to the previous row's (service/hashing.py); `verify_chain`
+  finds the first row that does not verify.
+- Seats (token hashes only) and the secret seed live beside the log.
+- `read_all` reads every game's events by global position and never skips one that
+  commits late (the backend's ``_committed_bound``).
+
+Database errors are translated once, at this boundary (service/store/translate.py); malformed
+input raises ValueError before anything is written.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from service.hashing import GENESIS_HASH
+from service.ports.events import (
+    AppendResult, ConcurrencyError, GameExistsError, IdempotencyKeyReusedError, NewEvent, SeatRecord,
+    StoredEvent, StoreError,
+)
+from service.ports.jobs import JobRequest
+from service.store.db import deferred_begin
+from service.store.encoding import (
+    Encoded, UsedKey, chained_rows, check_seats, contiguous, encode, fingerprint, row_verifies, stamp, stored_batch,
+    utc_now,
+)
+from service.store.job_rows import insert_jobs
+from service.store.translate import unavailable_as_store_error
+from service.store.tables import events_table, game_secrets_table, idempotency_keys_table, seats_table
+
+
+class Recorder:
+    """Append-only, hash-chained event log per game, with seats, secrets and the jobs of each change."""
+
+    # The errors by which a database says that a racing writer took the version or the key.
+    RACE_ERRORS: tuple[type[Exception], ...] = (IntegrityError,)
+
+    def __init__(self, engine: Engine, clock: Callable[[], datetime] | None = None) -> None:
+        self._engine = engine
+        self._clock = clock or utc_now
+
+    def create_game(
+        self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
+        jobs: Sequence[JobRequest] = (),
+    ) -> AppendResult:
+        """Store a new game's first events (versions 1..n), seats, secret and jobs in one transaction."""
+        encoded = encode(events)
+        check_seats(seats)
+        now = self._now()
+        try:
+            with self._transaction() as conn:
+                if _head(conn, game_id)[0] != 0 or _secret(conn, game_id) is not None:
+                    raise GameExistsError(f"game {game_id!r} already exists")
+                self._announce_positions(conn)
+                rows = chained_rows(game_id, 0, GENESIS_HASH, encoded, now, None)
+                stored = self._insert(conn, game_id, rows, encoded, now, None)
+                if seats:
+                    conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
+                conn.execute(sa.insert(game_secrets_table).values(game_id=game_id, secret=secret, created_at=now))
+                job_ids = insert_jobs(conn, game_id, jobs, now)
+        except IntegrityError as error:  # another create_game with this id committed first
+            raise GameExistsError(f"game {game_id!r} already exists") from error
+        return AppendResult(stored, replayed=False, jobs=job_ids)
+
+    def append(
+        self,
+        game_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        idempotency_key: str | None = None,
+        fingerprint: str | None = None,
+        jobs: Sequence[JobRequest] = (),
+    ) -> AppendResult:
+        """Append `events` after `expected_version`, all or nothing, once per idempotency key.
+
+        Without an explicit `fingerprint`, a keyed request is fingerprinted by its events
+        (types, schema versions and payloads). ``jobs`` are stored in the same transaction
+        (not when the request is a repeat answered from its key), and their ids returned.
+        """
+        if expected_version < 0:
+            raise ValueError(f"expected version must be 0 or more, not {expected_version}")
+        encoded = encode(events)
+        claim = None if idempotency_key is None else (idempotency_key, fingerprint or _fingerprint_of(encoded))
+        try:
+            with self._transaction() as conn:
+                return self._append(conn, game_id, expected_version, encoded, claim, jobs)
+        except self.RACE_ERRORS as error:
+            # A concurrent writer committed this version (or this key) first, and this
+            # transaction is void. Look again.
+            with self._transaction(read_only=True) as conn:
+                replay = None if claim is None else _replay(conn, game_id, *claim)
+                if replay is not None:
+                    return replay
+                current = _head(conn, game_id)[0]
+            if current != expected_version:
+                raise ConcurrencyError(game_id, expected_version, current) from error
+            # Nobody moved the game: the database refused a row of this batch itself.
+            raise StoreError(f"game {game_id!r}: the batch could not be stored: {error}") from error
+
+    def replayed(self, game_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
+        """Return the result first stored under `idempotency_key` (replayed), None if the key is unused.
+
+        Raises IdempotencyKeyReusedError when the key was used with another fingerprint.
+        """
+        with self._transaction(read_only=True) as conn:
+            return _replay(conn, game_id, idempotency_key, fingerprint)
+
+    def read(self, game_id: str, after: int = 0, limit: int | None = None, as_stored: bool = False) -> list[StoredEvent]:
+        """Return the game's events after version `after`, in version order, at most `limit`.
+
+        A version missing from the log (rows deleted outside the service) raises StoreError,
+        unless ``as_stored``: the log as it is, gaps and all, for an audit.
+        """
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit}")
+        events = self._read(game_id, after, limit)
+        return events if as_stored else contiguous(game_id, after, events)
+
+    def read_all(self, after: int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Return every game's events after global position `after`, in position order, at most `limit`.
+
+        Never skips an event: a position is served only once no transaction that could
+        still commit a lower one is in flight (the backend's ``_committed_bound``).
+        """
+        if limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit}")
+        c = events_table.c
+        with self._transaction(read_only=True) as conn:
+            bound = self._committed_bound(conn)
+            query = sa.select(events_table).where(c.position > after).order_by(c.position).limit(limit)
+            if bound is not None:
+                query = query.where(c.position <= bound)
+            return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in conn.execute(query)]
+
+    def ping(self) -> None:
+        """Run a trivial query; raise StoreUnavailableError when the database cannot answer."""
+        with self._transaction(read_only=True) as conn:
+            conn.execute(sa.text("SELECT 1")).scalar_one()
+
+    def version(self, game_id: str) -> int:
+        """Return the game's current version: 0 when it has no events."""
+        with self._transaction(read_only=True) as conn:
+            return _head(conn, game_id)[0]
+
+    def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
+        """Return the seat whose bearer token hashes to `token_hash`, or None."""
+        c = seats_table.c
+        with self._transaction(read_only=True) as conn:
+            seat = conn.execute(
+                sa.select(c.seat).where(c.game_id == game_id, c.token_hash == token_hash)
+            ).scalar_one_or_none()
+        return None if seat is None else int(seat)
+
+    def seats(self, game_id: str) -> list[SeatRecord]:
+        """Return the game's seats in seat order."""
+        c = seats_table.c
+        query = sa.select(c.seat, c.token_hash, c.kind, c.level).where(c.game_id == game_id).order_by(c.seat)
+        with self._transaction(read_only=True) as conn:
+            return [SeatRecord(**row._mapping) for row in conn.execute(query)]
+
+    def secret(self, game_id: str) -> str | None:
+        """Return the game's secret seed, or None when there is no such game."""
+        with self._transaction(read_only=True) as conn:
+            return _secret(conn, game_id)
+
+    def verify_chain(self, game_id: str) -> int | None:
+        """Return the first version whose hash or place in the sequence fails to verify, or None."""
+        c = events_table.c
+        query = sa.select(events_table).where(c.game_id == game_id).order_by(c.version)
+        with self._transaction(read_only=True) as conn:
+            rows = conn.execute(query).all()
+        previous_hash = GENESIS_HASH
+        for expected, row in enumerate(rows, start=1):
+            if row.version != expected or not row_verifies(previous_hash, dict(row._mapping)):
+                return expected
+            previous_hash = row.hash
+        return None
+
+    def _append(
+        self, conn: Connection, game_id: str, expected_version: int, encoded: Sequence[Encoded],
+        claim: tuple[str, str] | None, jobs: Sequence[JobRequest],
+    ) -> AppendResult:
+        current, previous_hash, used = self._head_and_key(conn, game_id, None if claim is None else claim[0])
+        if claim is not None and used is not None:
+            return _replay_of(conn, game_id, claim[0], claim[1], used)
+        if current != expected_version:
+            raise ConcurrencyError(game_id, expected_version, current)
+        now = self._now()
+        rows = chained_rows(game_id, current, previous_hash, encoded, now, None if claim is None else claim[0])
+        stored = self._insert(conn, game_id, rows, encoded, now, claim)
+        return AppendResult(stored, replayed=False, jobs=insert_jobs(conn, game_id, jobs, now))
+
+    # What each database does its own way.
+
+    def _head_and_key(self, conn: Connection, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
+        """Return the game's version and last hash, and what ``key`` was used for (None: unused or no key).
+
+        Read in one statement, so that if a racing writer's events are seen, the key it
+        committed with them is seen too.
+        """
+        row = conn.execute(_head_and_key_statement(key is not None), {"game_id": game_id, "key": key}).one()
+        return head_and_used(row.version, row.hash, row.fingerprint, row.first_version, row.last_version, key)
+
+    def _insert(
+        self, conn: Connection, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
+        claim: tuple[str, str] | None,
+    ) -> tuple[StoredEvent, ...]:
+        """Insert a batch's rows and, with a ``claim``, its idempotency key's row."""
+        # One statement for the whole batch (SQLAlchemy's "insertmanyvalues"); positions are
+        # taken row by row, in version order, which stored_batch confirms.
+        returned = conn.execute(_INSERT_EVENTS, rows)
+        stored = stored_batch(game_id, rows, encoded, {int(r.version): int(r.position) for r in returned})
+        if claim is not None:
+            conn.execute(_INSERT_KEY, {
+                "game_id": game_id, "key": claim[0], "fingerprint": claim[1],
+                "first_version": stored[0].version, "last_version": stored[-1].version, "created_at": now,
+            })
+        return stored
+
+    def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
+        """Return the stored rows of the game's events after ``after``, at most ``limit``, gaps and all."""
+        with self._transaction(read_only=True) as conn:
+            return _select_events(conn, game_id, after=after, limit=limit)
+
+    def _announce_positions(self, conn: Connection) -> None:
+        """Make the positions this transaction will take known to ``_committed_bound`` (where needed)."""
+
+    def _committed_bound(self, conn: Connection) -> int | None:
+        """Return the highest position no transaction in flight can still commit below (None: no bound)."""
+        return None
+
+    @contextmanager
+    def _transaction(self, read_only: bool = False) -> Iterator[Connection]:
+        """Run a transaction, translating "cannot reach or use the database" errors."""
+        with unavailable_as_store_error():
+            with self._engine.connect() as conn:
+                with (deferred_begin(conn) if read_only else conn).begin():
+                    yield conn
+
+    def _now(self) -> str:
+        return stamp(self._clock())
+
+
+def _fingerprint_of(encoded: Sequence[Encoded]) -> str:
+    return fingerprint(encoded)
+
+
+def head_and_used(
+    head: Any, hash_found: Any, fingerprint_: Any, first: Any, last: Any, key: str | None,
+) -> tuple[int, str, UsedKey | None]:
+    """Return (version, last hash, the key's use) from a head-and-key row (NULLs: no events, key unused)."""
+    version, hash_ = (0, GENESIS_HASH) if head is None else (int(head), str(hash_found))
+    if key is None or fingerprint_ is None:
+        return version, hash_, None
+    return version, hash_, UsedKey(fingerprint_, int(first), int(last))
+
+
+def _head(conn: Connection, game_id: str) -> tuple[int, str]:
+    """Return the game's current version and hash: (0, genesis hash) for no events."""
+    row = conn.execute(
+        sa.select(events_table.c.version, events_table.c.hash)
+        .where(events_table.c.game_id == game_id)
+        .order_by(events_table.c.version.desc())
+        .limit(1)
+    ).one_or_none()
+    return (0, GENESIS_HASH) if row is None else (int(row.version), str(row.hash))
+
+
+def _secret(conn: Connection, game_id: str) -> str | None:
+    c = game_secrets_table.c
+    return conn.execute(sa.select(c.secret).where(c.game_id == game_id)).scalar_one_or_none()
+
+
+def _replay(conn: Connection, game_id: str, key: str, fingerprint_: str) -> AppendResult | None:
+    """Return the first result stored under `key`, None if the key is new."""
+    table = idempotency_keys_table
+    row = conn.execute(
+        sa.select(table.c.fingerprint, table.c.first_version, table.c.last_version).where(
+            table.c.game_id == game_id, table.c.key == key
+        )
+    ).one_or_none()
+    if row is None:
+        return None
+    return _replay_of(conn, game_id, key, fingerprint_, UsedKey(row.fingerprint, row.first_version, row.last_version))
+
+
+def _replay_of(conn: Connection, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
+    """Return the result first stored under `key`; raise if it was stored for another request."""
+    if used.fingerprint != fingerprint_:
+        raise IdempotencyKeyReusedError(
+            f"idempotency key {key!r} was already used for a different request in game {game_id!r}"
+        )
+    events = _select_events(conn, game_id, after=used.first_version - 1, through=used.last_version)
+    return AppendResult(tuple(events), replayed=True)
+
+
+def _select_events(
+    conn: Connection, game_id: str, after: int, through: int | None = None, limit: int | None = None
+) -> list[StoredEvent]:
+    query = _select_events_statement(through is not None, limit is not None)
+    rows = conn.execute(query, {"game_id": game_id, "after": after, "through": through, "limit": limit})
+    return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in rows]
+
+
+# The statements of every request, built once: building SQLAlchemy constructs costs more
+# than running them on a warm connection.
+_INSERT_EVENTS = sa.insert(events_table).returning(events_table.c.version, events_table.c.position)
+_INSERT_KEY = sa.insert(idempotency_keys_table)
+
+
+@functools.cache
+def _select_events_statement(through: bool, limit: bool) -> sa.Select[Any]:
+    c = events_table.c
+    query = sa.select(events_table).where(c.game_id == sa.bindparam("game_id"), c.version > sa.bindparam("after"))
+    if through:
+        query = query.where(c.version <= sa.bindparam("through"))
+    query = query.order_by(c.version)
+    return query.limit(sa.bindparam("limit", type_=sa.Integer())) if limit else query
+
+
+@functools.cache
+def _head_and_key_statement(with_key: bool) -> sa.Select[Any]:
+    c, k = events_table.c, idempotency_keys_table.c
+    head = (
+        sa.select(c.version, c.hash).where(c.game_id == sa.bindparam("game_id"))
+        .order_by(c.version.desc()).limit(1).subquery()
+    )
+    columns: list[Any] = [
+        sa.select(head.c.version).scalar_subquery().label("version"),
+        sa.select(head.c.hash).scalar_subquery().label("hash"),
+    ]
+    if with_key:
+        used = (
+            sa.select(k.fingerprint, k.first_version, k.last_version)
+            .where(k.game_id == sa.bindparam("game_id"), k.key == sa.bindparam("key")).subquery()
+        )
+        columns += [
+            sa.select(used.c.fingerprint).scalar_subquery().label("fingerprint"),
+            sa.select(used.c.first_version).scalar_subquery().label("first_version"),
+            sa.select(used.c.last_version).scalar_subquery().label("last_version"),
+        ]
+    else:
+        columns += [sa.null().label(name) for name in ("fingerprint", "first_version", "last_version")]
+    return sa.select(*columns)

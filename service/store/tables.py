@@ -1,0 +1,84 @@
+"""The tables of the store, as SQLAlchemy Core ``Table`` objects mirroring the migrations.
+
+Only Alembic creates or changes them (migrations/versions); these describe them for the
+statements of the recorders and the job rows. One ``MetaData`` holds them all.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+events_table = sa.Table(
+    "events",
+    metadata,
+    sa.Column("position", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), sa.Identity(), primary_key=True),
+    sa.Column("game_id", sa.Text(), nullable=False),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("type", sa.Text(), nullable=False),
+    sa.Column("schema_version", sa.Integer(), nullable=False),
+    sa.Column("data", sa.Text(), nullable=False),
+    sa.Column("recorded_at", sa.Text(), nullable=False),
+    sa.Column("idempotency_key", sa.Text(), nullable=True),
+    sa.Column("hash", sa.Text(), nullable=False),
+    sa.UniqueConstraint("game_id", "version", name="uq_events_game_id_version"),
+    sa.Index("ix_events_game_id", "game_id"),
+    sqlite_autoincrement=True,
+)
+
+idempotency_keys_table = sa.Table(
+    "idempotency_keys",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("key", sa.Text(), primary_key=True),
+    sa.Column("fingerprint", sa.Text(), nullable=False),
+    sa.Column("first_version", sa.Integer(), nullable=False),
+    sa.Column("last_version", sa.Integer(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+)
+
+seats_table = sa.Table(
+    "seats",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("token_hash", sa.Text(), nullable=False),
+    sa.Column("kind", sa.Text(), nullable=False),
+    sa.Column("level", sa.Integer(), nullable=True),
+    sa.Index("ix_seats_game_id_token_hash", "game_id", "token_hash"),
+)
+
+game_secrets_table = sa.Table(
+    "game_secrets",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("secret", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+)
+
+jobs_table = sa.Table(
+    "jobs",
+    metadata,
+    sa.Column("id", sa.Text(), primary_key=True),
+    sa.Column("game_id", sa.Text(), nullable=False),
+    sa.Column("kind", sa.Text(), nullable=False),
+    sa.Column("seat", sa.Integer(), nullable=False),
+    sa.Column("level", sa.Integer(), nullable=False),
+    sa.Column("for_version", sa.Integer(), nullable=False),
+    sa.Column("request", sa.Text(), nullable=False),
+    sa.Column("state", sa.Text(), nullable=False),
+    sa.Column("attempts", sa.Integer(), nullable=False, server_default="0"),
+    sa.Column("lease_holder", sa.Text(), nullable=True),
+    sa.Column("lease_expires_at", sa.Text(), nullable=True),
+    sa.Column("result", sa.Text(), nullable=True),
+    sa.Column("error", sa.Text(), nullable=True),
+    sa.Column("created_at", sa.Text(), nullable=False),
+    sa.Column("updated_at", sa.Text(), nullable=False),
+    sa.Index("ix_jobs_game_id", "game_id"),
+    sa.Index("ix_jobs_state_updated_at", "state", "updated_at"),
+    sa.Index(
+        "uq_jobs_move_per_version", "game_id", "for_version", unique=True,
+        sqlite_where=sa.text("kind = 'move'"), postgresql_where=sa.text("kind = 'move'"),
+    ),
+)
