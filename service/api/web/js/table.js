@@ -98,8 +98,8 @@ function trickOnTable(view, names, previous) {
     const place = seatPlace(names, play.seat);
     const fresh = !previous.has(`${play.seat}:${play.card}`);
     const card = cardFace(play.card, {small: true, extra: fresh ? "card-arrive" : ""});
-    card.style.setProperty("--tx", `${place.tx.toFixed(2)}%`);
-    card.style.setProperty("--ty", `${place.ty.toFixed(2)}%`);
+    card.style.setProperty("--tdx", `${(place.tx - 50).toFixed(2)}%`);
+    card.style.setProperty("--tdy", `${(place.ty - 50).toFixed(2)}%`);
     card.style.setProperty("--from-x", `${((place.x - place.tx) * 3).toFixed(0)}px`);
     card.style.setProperty("--from-y", `${((place.y - place.ty) * 3).toFixed(0)}px`);
     card.classList.add("trick-card");
