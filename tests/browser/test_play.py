@@ -72,6 +72,7 @@ def test_a_hand_against_three_computers_from_the_new_game_form_to_its_replay(
         legal = sorted(a["card"] for a in view["legal_actions"] if a["type"] == "play")
         assert _clickable_cards(page) == legal  # exactly the legal cards are clickable
         if played == 2:
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(screenshots / "table-desktop.png"))
             page.set_viewport_size(PHONE)
             page.screenshot(path=str(screenshots / "table-phone.png"), full_page=True)

@@ -87,13 +87,17 @@ export function section(title, body, {open = false, id = null, cls = "panel"} = 
 
 /**
  * Show a modal dialog with `body` and one button per choice ({label, value, primary}); resolve
- * to the chosen value (null when closed with Escape). The dialog takes the focus and gives it back.
+ * to the chosen value (null when closed with Escape; `timeout.value` after `timeout.seconds`).
+ * The dialog takes the focus and gives it back.
  */
-export function ask(title, body, choices, {id = null, cls = ""} = {}) {
+export function ask(title, body, choices, {id = null, cls = "", timeout = null} = {}) {
   const before = document.activeElement;
   return new Promise((resolve) => {
     const dialog = h("dialog", {class: `dialog ${cls}`, id, "aria-labelledby": "dialog-title"});
+    let timer = null;
     const finish = (value) => {
+      clearTimeout(timer);
+      if (!dialog.open) return;
       dialog.close();
       dialog.remove();
       if (before && before.isConnected && typeof before.focus === "function") before.focus();
@@ -114,6 +118,11 @@ export function ask(title, body, choices, {id = null, cls = ""} = {}) {
     dialog.showModal();
     const primary = dialog.querySelector(".btn-primary") || dialog.querySelector("button");
     if (primary) primary.focus();
+    if (timeout) {
+      // {seconds, value}: answer by itself (a spectator's table goes on), saying so.
+      dialog.querySelector(".dialog-buttons").prepend(h("span", {class: "muted"}, `Goes on by itself in ${timeout.seconds} s`));
+      timer = setTimeout(() => finish(timeout.value), timeout.seconds * 1000);
+    }
   });
 }
 

@@ -301,7 +301,7 @@ class GamePage {
     const choice = await ask(`Hand ${event.data.hand} is over`, body, [
       {label: "Replay this hand", value: "replay"},
       {label: "Continue", value: "continue", primary: true},
-    ], {id: "hand-result", cls: "dialog-wide"});
+    ], {id: "hand-result", cls: "dialog-wide", timeout: this.token === null ? {seconds: 15, value: "continue"} : null});
     if (choice === "replay") location.hash = `#/game/${this.id}/hand/${event.data.hand}`;
   }
 

@@ -57,6 +57,7 @@ function jobProblem(job) {
  * `game` gives {id, token, act(action), check (bool), setCheck(bool)}.
  */
 export function renderLearn(view, game) {
+  if (!game.token) return h("p", {class: "muted"}, "Hints and bid analyses are for a seat to act; watching, you have the card counter.");
   const myTurn = view.seat !== null && view.to_act === view.seat && view.legal_actions.length > 0 && game.token;
   const out = h("div", {class: "hint-out", "aria-live": "polite"});
   const level = levelSelect("hint-level", game.level || 4);
