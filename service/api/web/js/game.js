@@ -66,10 +66,17 @@ class GamePage {
       const first = Object.keys(this.held).sort((a, b) => a - b)[0];
       this.token = first === undefined ? null : this.held[first];
     }
-    const [start, view] = await Promise.all([
-      api("GET", `/v1/games/${encodeURIComponent(this.id)}/events?after=0&limit=1`),
-      this.fetchView(null),
-    ]);
+    const start = await api("GET", `/v1/games/${encodeURIComponent(this.id)}/events?after=0&limit=1`);
+    let view;
+    try {
+      view = await this.fetchView(null);
+    } catch (error) {
+      if (!(error instanceof ApiProblem) || error.kind !== "unauthorized" || this.token === null) throw error;
+      // A seat token kept here that the game no longer takes: show the table to a spectator.
+      notify(explain(error, "opening your seat"), "warn", 0);
+      this.token = null;
+      view = await this.fetchView(null);
+    }
     this.rules = start.events[0] ? start.events[0].data.rules : null;
     this.preset = start.events[0] ? start.events[0].data.preset : view.preset;
     this.title = await presetTitle(this.preset);

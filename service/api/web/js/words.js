@@ -117,7 +117,7 @@ export function eventSentence(event, names, sides) {
     }
     case "DealKeyRevealed": return `Deal ${d.deal}'s key is revealed: its cards can now be proven fair.`;
     case "GameEnded": {
-      const winner = d.winner === null || d.winner === undefined ? "It is a tie" : `${sides(d.winner)} win${d.winner === null ? "" : ""}`;
+      const winner = d.winner === null || d.winner === undefined ? "It is a tie" : `${sides(d.winner)} win`;
       return `The game is over: ${winner} (${d.reason}).`;
     }
     default: return `${event.type}.`;
