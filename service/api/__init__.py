@@ -13,6 +13,7 @@ from service.api.hint_routes import hints
 from service.api.ops_routes import ops
 from service.api.replay_routes import replays
 from service.api.routes import games, meta
+from service.api.web import web
 from service.bootstrap import Services, build_services
 from service.config import RateLimits, Settings
 from service.games import GameService
@@ -133,6 +134,7 @@ def create_app(
     api.register_blueprint(meta)
     api.register_blueprint(replays)
     api.register_blueprint(ops)
+    app.register_blueprint(web)  # the web client: static files, outside the API's document
     problems.register(app)
     observe.install(app, metrics, observe.Limiters.from_limits(limits))
     return app

@@ -1,0 +1,58 @@
+// The front page: start a game, go back to a game whose seats this browser holds, watch any
+// game by its id or link, audit a record.
+
+import {explain} from "./api.js";
+import {fill, h} from "./dom.js";
+import {renderNewGame} from "./newgame.js";
+import {forgetGame, knownGames} from "./store.js";
+
+function gameIdFrom(text) {
+  const match = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i.exec(text);
+  return match ? match[1] : text.trim();
+}
+
+function yourGames() {
+  const games = knownGames();
+  const list = h("ul", {class: "your-games"});
+  const draw = () => fill(list, knownGames().map((g) => h("li", {},
+    h("a", {href: `#/game/${g.id}`}, `${g.title || g.preset || "Game"} · ${g.id.slice(0, 8)}`),
+    h("small", {}, ` ${Object.keys(g.seats || {}).length} seat(s) · ${String(g.created || "").slice(0, 16).replace("T", " ")} `),
+    h("a", {href: `#/watch/${g.id}`}, "watch"), " ",
+    h("button", {type: "button", class: "btn btn-small btn-quiet", "aria-label": `Forget game ${g.id.slice(0, 8)}`, onclick: () => {
+      forgetGame(g.id);
+      draw();
+    }}, "forget"))));
+  draw();
+  return games.length ? h("section", {class: "card-panel"}, h("h2", {}, "Your games"), list) : null;
+}
+
+function watchForm() {
+  const input = h("input", {id: "watch-id", type: "text", placeholder: "a game id or a spectator link", required: true});
+  return h("section", {class: "card-panel"},
+    h("h2", {}, "Watch a game"),
+    h("form", {class: "row", onsubmit: (e) => {
+      e.preventDefault();
+      location.hash = `#/watch/${gameIdFrom(input.value)}`;
+    }}, h("label", {for: "watch-id", class: "sr-only"}, "Game to watch"), input, h("button", {type: "submit", class: "btn"}, "Watch")),
+    h("p", {class: "muted"}, "Anyone may watch: no card is shown before the rules reveal it."));
+}
+
+/** Fill `root` with the front page. */
+export async function openHome(root) {
+  const form = h("div", {class: "card-panel"}, h("p", {class: "pending"}, "Loading the rules…"));
+  fill(root, h("section", {class: "home"},
+    h("div", {class: "home-intro"},
+      h("h1", {}, "Pitch"),
+      h("p", {}, "Auction Pitch, Setback, Smear, Pedro and their relatives, against the computer or with friends. Every deal can be proven fair, every score audited.")),
+    h("div", {class: "home-grid"}, form,
+      h("div", {class: "home-side"}, yourGames(), watchForm(),
+        h("section", {class: "card-panel"}, h("h2", {}, "Audit"),
+          h("p", {}, "Paste or upload a hand record to see its score recomputed from the rules. "),
+          h("a", {class: "btn", href: "#/audit"}, "Open the audit"))))));
+  try {
+    fill(form, await renderNewGame());
+  } catch (error) {
+    fill(form, h("p", {class: "problem"}, explain(error, "loading the rules")));
+  }
+  return {close() {}};
+}

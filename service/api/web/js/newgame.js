@@ -1,0 +1,144 @@
+// Starting a game: a preset from GET /v1/rules/presets (its title, seats and the sentences of
+// the rule text it comes from), any option changed within what GET /v1/rules/options allows,
+// and each seat a person or a computer of a level. POST /v1/games returns one token per seat:
+// the human seats' tokens are kept in this browser (store.js), then the table opens.
+
+import {api, explain, rulesCatalogue} from "./api.js";
+import {fill, h} from "./dom.js";
+import {rememberSeats} from "./store.js";
+
+const DEFAULT_LEVEL = 3;
+
+function optionInput(option, value, onchange) {
+  const id = `opt-${option.name}`;
+  if (option.type === "boolean") {
+    return h("input", {id, type: "checkbox", checked: Boolean(value), onchange: (e) => onchange(e.target.checked)});
+  }
+  if (option.choices && option.choices.length) {
+    return h("select", {id, onchange: (e) => onchange(e.target.value)},
+      option.choices.map((c) => h("option", {value: c, selected: c === value}, c)));
+  }
+  if (option.type === "integer") {
+    return h("input", {
+      id, type: "number", step: "1", value: String(value), min: option.minimum ?? null, max: option.maximum ?? null,
+      onchange: (e) => onchange(e.target.value === "" ? value : Number(e.target.value)),
+    });
+  }
+  return h("input", {id, type: "text", value: String(value ?? ""), onchange: (e) => onchange(e.target.value)});
+}
+
+/** Return the new-game form. */
+export async function renderNewGame() {
+  const {presets, options} = await rulesCatalogue();
+  const state = {preset: presets[0], overrides: {}, seats: [], seed: ""};
+  const about = h("div", {class: "preset-about"});
+  const seatsBox = h("fieldset", {class: "seats"});
+  const optionsBox = h("div", {class: "options"});
+  const optionsSummary = h("summary", {}, "Rule options");
+  const problem = h("div", {class: "form-problem", role: "alert"});
+  const players = () => state.overrides.players ?? state.preset.rules.players;
+
+  const resetSeats = () => {
+    const n = players();
+    state.seats = Array.from({length: n}, (_, i) => state.seats[i] || (i === 0 ? {kind: "human", level: null} : {kind: "ai", level: DEFAULT_LEVEL}));
+    drawSeats();
+  };
+  const drawAbout = () => {
+    const p = state.preset;
+    fill(about,
+      h("p", {class: "preset-title"}, h("strong", {}, p.title), ` · ${p.players.minimum === p.players.maximum ? `${p.players.default} players` : `${p.players.minimum} to ${p.players.maximum} players`}`),
+      h("blockquote", {class: "preset-source"}, p.source));
+  };
+  const drawSeats = () => {
+    const p = state.preset;
+    fill(seatsBox, h("legend", {}, "Seats"),
+      p.players.minimum !== p.players.maximum ? h("div", {class: "row"},
+        h("label", {for: "player-count"}, "Players "),
+        h("input", {id: "player-count", type: "number", min: String(p.players.minimum), max: String(p.players.maximum), value: String(players()),
+          onchange: (e) => {
+            const n = Math.max(p.players.minimum, Math.min(p.players.maximum, Number(e.target.value) || p.players.default));
+            if (n === p.rules.players) delete state.overrides.players;
+            else state.overrides.players = n;
+            resetSeats();
+            drawOptions();
+          }})) : null,
+      state.seats.map((seat, i) => h("div", {class: "seat-row"},
+        h("span", {class: "seat-label"}, `Seat ${i}${i === 0 ? " (first listed)" : ""}`),
+        h("label", {class: "sr-only", for: `seat-kind-${i}`}, `Seat ${i} is played by`),
+        h("select", {id: `seat-kind-${i}`, onchange: (e) => {
+          state.seats[i] = e.target.value === "human" ? {kind: "human", level: null} : {kind: "ai", level: DEFAULT_LEVEL};
+          drawSeats();
+        }}, h("option", {value: "human", selected: seat.kind === "human"}, "A person"), h("option", {value: "ai", selected: seat.kind === "ai"}, "The computer")),
+        seat.kind === "ai" ? [h("label", {class: "sr-only", for: `seat-level-${i}`}, `Seat ${i}'s level`),
+          h("select", {id: `seat-level-${i}`, onchange: (e) => { state.seats[i].level = Number(e.target.value); }},
+            [1, 2, 3, 4, 5, 6].map((l) => h("option", {value: String(l), selected: l === seat.level}, `Level ${l}${l === 1 ? " (beginner)" : l === 6 ? " (strongest)" : ""}`)))] : null)));
+  };
+  const drawOptions = () => {
+    const changed = Object.keys(state.overrides).length;
+    optionsSummary.textContent = changed ? `Rule options (${changed} changed from the preset)` : "Rule options (as the preset sets them)";
+    fill(optionsBox, h("p", {class: "muted"}, "Every option the rule texts name, set as the preset plays it. Change any; the service refuses combinations that contradict each other and says which."),
+      h("button", {type: "button", class: "btn btn-small", onclick: () => { state.overrides = {}; resetSeats(); drawOptions(); }}, "Back to the preset's rules"),
+      h("div", {class: "option-list"}, options.filter((o) => o.name !== "players").map((o) => {
+        const value = o.name in state.overrides ? state.overrides[o.name] : state.preset.rules[o.name];
+        const allowed = o.choices && o.choices.length ? `one of ${o.choices.join(", ")}`
+          : o.type === "integer" ? `${o.minimum ?? "any"} to ${o.maximum ?? "any"}` : o.type;
+        return h("div", {class: `option${o.name in state.overrides ? " option-changed" : ""}`, dataset: {option: o.name}},
+          h("label", {for: `opt-${o.name}`}, h("code", {}, o.name)),
+          optionInput(o, value, (v) => {
+            if (JSON.stringify(v) === JSON.stringify(state.preset.rules[o.name])) delete state.overrides[o.name];
+            else state.overrides[o.name] = v;
+            drawOptions();
+          }),
+          h("p", {class: "option-help"}, o.description, h("small", {}, ` Allowed: ${allowed}. Source: ${o.source}`)));
+      })));
+  };
+  const presetSelect = h("select", {id: "preset-select", onchange: (e) => {
+    state.preset = presets.find((p) => p.name === e.target.value);
+    state.overrides = {};
+    state.seats = [];
+    drawAbout();
+    resetSeats();
+    drawOptions();
+  }}, presets.map((p) => h("option", {value: p.name}, `${p.title} (${p.name})`)));
+  const seedInput = h("input", {id: "seed", type: "text", maxlength: "200", placeholder: "leave empty for fair, secret deals"});
+
+  const submit = async (e) => {
+    e.preventDefault();
+    fill(problem);
+    const button = e.submitter || e.target.querySelector("button[type=submit]");
+    button.disabled = true;
+    const body = {
+      rules: {preset: state.preset.name, options: state.overrides},
+      seats: state.seats.map((s) => (s.kind === "ai" ? {kind: "ai", level: s.level} : {kind: "human"})),
+    };
+    if (seedInput.value.trim()) body.seed = seedInput.value.trim();
+    try {
+      const created = await api("POST", "/v1/games", {body});
+      const held = {};
+      for (const seat of created.seats) if (seat.kind === "human") held[seat.seat] = seat.token;
+      rememberSeats(created.id, held, {preset: created.preset, title: state.preset.title});
+      location.hash = Object.keys(held).length ? `#/game/${created.id}` : `#/watch/${created.id}`;
+    } catch (error) {
+      fill(problem, h("p", {}, explain(error, "creating the game")));
+      for (const name of (error.problem && error.problem.options) || []) {
+        const row = optionsBox.querySelector(`[data-option="${name}"]`);
+        if (row) row.classList.add("option-bad");
+      }
+      button.disabled = false;
+    }
+  };
+  drawAbout();
+  resetSeats();
+  drawOptions();
+  return h("form", {class: "new-game", onsubmit: submit, "aria-labelledby": "new-game-title"},
+    h("h2", {id: "new-game-title"}, "New game"),
+    h("div", {class: "row"}, h("label", {for: "preset-select"}, "Rules "), presetSelect),
+    about,
+    seatsBox,
+    h("details", {class: "rule-options"}, optionsSummary, optionsBox),
+    h("details", {class: "seed-options"}, h("summary", {}, "Reproducible deals"),
+      h("label", {for: "seed"}, "Seed "), seedInput,
+      h("p", {class: "muted"}, "With a seed the same deals come again; such a game is marked as not fair.")),
+    problem,
+    h("button", {type: "submit", class: "btn btn-primary", id: "start-game"}, "Start the game"));
+}

@@ -1,0 +1,71 @@
+// The seat tokens this browser holds, kept in localStorage by game: the tokens a game's
+// creation returned (one per human seat) and any seat link opened here. A token is shown
+// by the API only once, so this is where a person's seats live between visits.
+
+const KEY = "pitch.games";
+
+function load() {
+  try {
+    const data = JSON.parse(localStorage.getItem(KEY) || "{}");
+    return data && typeof data === "object" ? data : {};
+  } catch {
+    return {};
+  }
+}
+
+function save(data) {
+  try {
+    localStorage.setItem(KEY, JSON.stringify(data));
+  } catch {
+    // A browser that refuses storage still plays; the seats last as long as the page.
+  }
+}
+
+/** Remember the seat tokens of a game: `seats` maps seat number to token. */
+export function rememberSeats(gameId, seats, about = {}) {
+  const data = load();
+  const entry = data[gameId] || {seats: {}, created: new Date().toISOString()};
+  entry.seats = {...entry.seats, ...seats};
+  Object.assign(entry, about);
+  data[gameId] = entry;
+  save(data);
+}
+
+/** Return the tokens this browser holds for a game, as {seat: token}. */
+export function seatsOf(gameId) {
+  const entry = load()[gameId];
+  return entry ? {...entry.seats} : {};
+}
+
+/** Return every game this browser holds seats of, newest first. */
+export function knownGames() {
+  return Object.entries(load())
+    .map(([id, entry]) => ({id, ...entry}))
+    .sort((a, b) => String(b.created).localeCompare(String(a.created)));
+}
+
+/** Forget a game's seats. */
+export function forgetGame(gameId) {
+  const data = load();
+  delete data[gameId];
+  save(data);
+}
+
+/** Return a page preference (speed, checking moves) or its default. */
+export function preference(name, fallback) {
+  try {
+    const value = localStorage.getItem(`pitch.pref.${name}`);
+    return value === null ? fallback : JSON.parse(value);
+  } catch {
+    return fallback;
+  }
+}
+
+/** Keep a page preference. */
+export function setPreference(name, value) {
+  try {
+    localStorage.setItem(`pitch.pref.${name}`, JSON.stringify(value));
+  } catch {
+    // as above
+  }
+}

@@ -1,0 +1,227 @@
+"""The web client in a real browser: Debian's Chromium, headless, driven by Playwright for Python.
+
+The service runs as ``pitch serve`` in a temporary directory (its embedded SQLite file, or a
+fresh PostgreSQL database when PITCH_TEST_BACKEND=postgresql), and the browser is the one
+the machine's packages installed (``/usr/bin/chromium``; PITCH_CHROMIUM names another):
+Playwright's own browser downloads are never used. Where no Chromium or no Playwright is
+found, every test here is skipped and the session's summary says so in a line of its own.
+
+Screenshots are written to tests/browser/screenshots/ (not kept in git), for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+SCREENSHOTS = HERE / "screenshots"
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+CHROMIUM_FLAGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+
+
+def _chromium() -> str | None:
+    named = os.environ.get("PITCH_CHROMIUM")
+    if named:
+        return named if Path(named).exists() else None
+    return shutil.which("chromium") or next((p for p in ("/usr/bin/chromium",) if Path(p).exists()), None)
+
+
+def _why_not() -> str | None:
+    """Return why the browser tests cannot run here, or None when they can."""
+    if _chromium() is None:
+        return "no Chromium found (install Debian's: apt-get install chromium; or set PITCH_CHROMIUM)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright for Python is not installed (pip install -e '.[dev]')"
+    return None
+
+
+WHY_NOT = _why_not()
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if WHY_NOT is None:
+        return
+    skip = pytest.mark.skip(reason=f"browser tests skipped: {WHY_NOT}")
+    for item in items:
+        if HERE in Path(str(item.fspath)).parents:
+            item.add_marker(skip)
+            config.stash.setdefault(_SKIPPED, []).append(item.nodeid)  # type: ignore[arg-type]
+
+
+_SKIPPED = pytest.StashKey[list[str]]()
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    skipped = config.stash.get(_SKIPPED, [])
+    if skipped:
+        terminalreporter.section("web client in a browser", sep="!", yellow=True, bold=True)
+        terminalreporter.line(f"SKIPPED {len(skipped)} browser tests: {WHY_NOT}.", yellow=True, bold=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A `pitch serve` process in an empty directory: its base URL."""
+    workdir = tmp_path_factory.mktemp("web-serve")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PITCH_")}
+    with ExitStack() as stack:
+        if os.environ.get("PITCH_TEST_BACKEND") == "postgresql":
+            from service.migrate import upgrade
+            from tests.dbs import postgres_database
+
+            url = stack.enter_context(postgres_database())
+            upgrade(url)
+            env["PITCH_DATABASE_URL"] = url
+        port = _free_port()
+        pitch = Path(sys.executable).with_name("pitch")
+        log = stack.enter_context(open(workdir / "serve.log", "wb"))
+        process = subprocess.Popen([str(pitch), "serve", "--port", str(port)], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 40
+            while True:
+                try:
+                    with urllib.request.urlopen(base + "/healthz", timeout=1) as response:
+                        if response.status == 200:
+                            break
+                except OSError:
+                    if process.poll() is not None or time.monotonic() > deadline:
+                        raise AssertionError((workdir / "serve.log").read_text()) from None
+                    time.sleep(0.2)
+            yield base
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One headless Chromium (the system's) with a fresh profile, for the session."""
+    from playwright.sync_api import sync_playwright
+
+    profile = tempfile.mkdtemp(prefix="pitch-chromium-", dir=tmp_path_factory.getbasetemp())
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            profile, executable_path=_chromium(), headless=True, args=CHROMIUM_FLAGS, viewport=DESKTOP,
+        )
+        context.set_default_timeout(30_000)
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def page(browser_context: Any) -> Iterator[Any]:
+    """A fresh tab; the test fails on any script error of the page."""
+    tab = browser_context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        yield tab
+    finally:
+        tab.close()
+    assert errors == [], errors
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Path:
+    """The folder the screenshots go to."""
+    SCREENSHOTS.mkdir(exist_ok=True)
+    return SCREENSHOTS
+
+
+class Api:
+    """The public API over urllib, for setting games up and checking what the page shows."""
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        data = json.dumps(body).encode() if body is not None else None
+        request = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return response.status, json.load(response)
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
+
+    def get(self, path: str, token: str | None = None) -> Any:
+        status, body = self.call("GET", path, token=token)
+        assert status == 200, body
+        return body
+
+    def seed_with_first_dealer(self, dealer: int, seats: int = 4) -> str:
+        """Return a seed whose game's first dealer is `dealer` (so the seat after it bids first)."""
+        for i in range(200):
+            seed = f"browser-{i}"
+            status, game = self.call("POST", "/v1/games", {"seats": [{"kind": "human"}] * seats, "seed": seed})
+            assert status == 201, game
+            started = self.get(f"/v1/games/{game['id']}/events?after=0&limit=1")["events"][0]
+            if started["data"]["first_dealer"] == dealer:
+                return seed
+        raise AssertionError("no seed found")
+
+    def game_against_computers(self, seed: str, level: int = 1, options: dict[str, Any] | None = None) -> tuple[str, str]:
+        """Create seat 0 a person and seats 1-3 computers; return the game's id and seat 0's token."""
+        status, game = self.call("POST", "/v1/games", {
+            "rules": {"preset": "team-auction", "options": options or {}},
+            "seats": [{"kind": "human"}] + [{"kind": "ai", "level": level}] * 3, "seed": seed,
+        })
+        assert status == 201, game
+        return game["id"], game["seats"][0]["token"]
+
+    def wait_until(self, path: str, done: Any, seconds: float = 60, page: Any = None) -> Any:
+        """Poll `path` until `done(body)`; with `page`, wait through the page so its routes keep answering."""
+        deadline = time.monotonic() + seconds
+        while True:
+            body = self.get(path)
+            if done(body):
+                return body
+            assert time.monotonic() < deadline, body
+            if page is not None:
+                page.wait_for_timeout(300)  # Playwright's sync API serves routed requests only inside its own calls
+            else:
+                time.sleep(0.3)
+
+
+@pytest.fixture(scope="session")
+def api(server: str) -> Api:
+    """The API of the test server."""
+    return Api(server)
+
+
+@pytest.fixture(scope="session")
+def first_bidder_seed(api: Api) -> str:
+    """A seed whose first dealer is seat 3: seat 0 bids first, so bidding the most makes it the maker."""
+    return api.seed_with_first_dealer(3)
