@@ -32,6 +32,7 @@ class Services:
     engine: Engine
     metrics: Metrics
     broker: Dispatcher | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
+    public_metrics: bool = True  # False with PITCH_METRICS_PORT: gunicorn's master serves them, the API's port not
 
     def start_runner(self) -> None:
         """Start the background threads, when jobs run in this process."""
@@ -68,4 +69,6 @@ def build_services(
     games.with_change = jobs.schedule_move
     games.on_change = jobs.after_change
     broker = dispatcher if settings.broker_url else None
-    return Services(games, jobs, HintService(games, jobs), runner, engine, metrics, broker)
+    return Services(
+        games, jobs, HintService(games, jobs), runner, engine, metrics, broker, public_metrics=settings.metrics_port is None,
+    )

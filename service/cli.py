@@ -2,65 +2,64 @@
 
 from __future__ import annotations
 
+import logging
 import os
-import tempfile
 import time
 from pathlib import Path
 
 import click
 
 from service.cli_audit import audit, replay
+from service.cli_errors import PitchGroup, check_preset
 from service.cli_fit import fit_bidders, fit_trust
 from service.config import Settings
-from service.machine import describe
+from service.machine import describe, processes
 
 
-@click.group()
+@click.group(cls=PitchGroup)
 def main() -> None:
     """Pitch game service."""
 
 
 @main.command()
 @click.option("--host", default=None, help="Address to listen on (PITCH_HOST, default 127.0.0.1).")
-@click.option("--port", default=None, type=int, help="Port to listen on (PITCH_PORT, default 8000).")
-@click.option("--workers", default=None, type=int, help="Processes (PITCH_WORKERS, default 1).")
+@click.option("--port", default=None, type=click.IntRange(1, 65535), help="Port to listen on (PITCH_PORT, default 8000).")
+@click.option("--workers", default=None, type=click.IntRange(min=1), help="Processes (PITCH_WORKERS, default 1).")
 def serve(host: str | None, port: int | None, workers: int | None) -> None:
     """Serve the API with gunicorn; with no configuration, on an embedded SQLite file.
 
-    With more than one process, metrics are kept in the directory PROMETHEUS_MULTIPROC_DIR
-    names (a fresh temporary one when it is unset), so /metrics adds up every process's.
+    The fast simulator's kernels are compiled (or loaded from numba's cache) before the
+    workers start. With more than one process, or PITCH_METRICS_PORT set, metrics are kept
+    in the directory PROMETHEUS_MULTIPROC_DIR names (a fresh temporary one when it is unset),
+    so that /metrics adds up every process's.
     """
-    settings = Settings.from_env()
-    processes = workers or settings.workers
-    prepare_metrics_dir(processes)
-
-    from service.api import create_app
-    from service.gunicorn_app import run_gunicorn
+    from service.gunicorn_app import bind_address, check_port_free, run_gunicorn
+    from service.kernel_cache import prepare_kernel_cache
     from service.logs import configure_logging
-    from service.migrate import upgrade
+    from service.metrics import prepare_metrics_dir
 
+    settings = Settings.from_env()
+    count = workers or settings.workers
+    bind = bind_address(host or settings.host, port or settings.port)
+    check_port_free(host or settings.host, port or settings.port)
+    if settings.metrics_port is not None:
+        check_port_free(settings.host, settings.metrics_port, "PITCH_METRICS_PORT")
+    prepare_metrics_dir(count, shared=settings.metrics_port is not None)
     configure_logging(settings.log_level)
+    prepare_kernel_cache()
     if settings.is_sqlite:
+        from service.migrate import upgrade
+
         _prepare_sqlite(settings.database_url)
         upgrade(settings.database_url)
-    bind = f"{host or settings.host}:{port or settings.port}"
-    click.echo(f"pitch: serving on http://{bind} with {_safe_url(settings.database_url)}")
-    run_gunicorn(settings, bind, processes, lambda: create_app(settings))
+    logging.getLogger("service.cli").info("serving on http://%s with %s", bind, _safe_url(settings.database_url))
 
+    def load() -> object:
+        from service.api import create_app
 
-def prepare_metrics_dir(processes: int) -> None:
-    """Make prometheus-client keep metrics in files when several processes serve, before it is imported.
+        return create_app(settings)
 
-    An existing PROMETHEUS_MULTIPROC_DIR is emptied of an earlier run's files; with more
-    than one process and none set, a fresh temporary directory is used.
-    """
-    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    if directory:
-        Path(directory).mkdir(parents=True, exist_ok=True)
-        for stale in Path(directory).glob("*.db"):
-            stale.unlink()
-    elif processes > 1:
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pitch-metrics-")
+    run_gunicorn(settings, bind, count, load)
 
 
 def _safe_url(url: str) -> str:
@@ -76,20 +75,26 @@ def _prepare_sqlite(url: str) -> None:
 
 
 @main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-@click.option("--concurrency", "-c", default=None, type=int, help="Worker processes (default: one per core).")
-@click.option("--pool", default="prefork", show_default=True, help="Celery pool: prefork, threads or solo.")
+@click.option("--concurrency", "-c", default=None, type=click.IntRange(min=1), help="Worker processes (default: one per core).")
+@click.option("--pool", default="prefork", show_default=True, type=click.Choice(["prefork", "threads", "solo"]),
+              help="Celery pool.")
 @click.pass_context
 def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
     """Run a Celery worker for computer moves, hints and bid analyses (needs PITCH_BROKER_URL).
 
-    Extra arguments go to ``celery worker`` as they are.
+    The fast simulator's kernels are compiled (or loaded from numba's cache) before Celery
+    starts. Extra arguments go to ``celery worker`` as they are.
     """
-    import os
     import sys
+
+    from service.kernel_cache import compile_ahead
+    from service.logs import configure_logging
+    from service.metrics import prepare_metrics_dir
 
     settings = Settings.from_env()
     if not settings.broker_url:
         raise click.UsageError("set PITCH_BROKER_URL (redis://host:6379/0 or amqp://user:pass@host//)")
+    configure_logging(settings.log_level)
     if settings.is_sqlite:
         _prepare_sqlite(settings.database_url)
         from service.migrate import upgrade
@@ -97,12 +102,29 @@ def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
         upgrade(settings.database_url)
     if settings.worker_metrics_port is not None:
         prepare_metrics_dir(2)  # the pool's processes keep their metrics in files the endpoint adds up
+    compile_ahead()
     # The workers are reached by name, never imported by service (DESIGN.md "Layout").
-    argv = [sys.executable, "-m", "celery", "--app", "workers.main", "worker", "--loglevel", "INFO", "--pool", pool]
+    # Quiet: no banner (workers/app.py logs what it shows as one JSON line).
+    argv = [sys.executable, "-m", "celery", "--quiet", "--app", "workers.main", "worker", "--loglevel", "INFO",
+            "--pool", pool]
     if concurrency:
         argv += ["--concurrency", str(concurrency)]
     argv += list(ctx.args)
     os.execv(sys.executable, argv)
+
+
+@main.command("compile")
+def compile_command() -> None:
+    """Compile the fast simulator's kernels into numba's cache (NUMBA_CACHE_DIR), as an image build does.
+
+    ``pitch serve``, ``pitch worker`` and the gunicorn config do it by themselves before
+    serving; a cache filled beforehand makes their start take a second instead of a minute.
+    """
+    from service.kernel_cache import compile_kernels, prepare_kernel_cache
+
+    folder = prepare_kernel_cache()
+    seconds = compile_kernels()
+    click.echo(f"pitch: the fast simulator's kernels are compiled, cached in {folder} ({seconds:.1f} s)")
 
 
 @main.group()
@@ -163,15 +185,16 @@ def bench() -> None:
 
 
 @bench.command("replay")
-@click.option("--games", default=20, show_default=True, help="Recorded games to fold.")
-@click.option("--runs", default=15, show_default=True, help="Timed runs over all of them.")
+@click.option("--games", default=20, show_default=True, type=click.IntRange(min=1), help="Recorded games to fold.")
+@click.option("--runs", default=15, show_default=True, type=click.IntRange(min=1), help="Timed runs over all of them.")
 def bench_replay(games: int, runs: int) -> None:
-    """Events per second that replay folds on one core, over complete recorded games."""
+    """Events per second of CPU that replay folds on one core (one thread), over complete recorded games."""
     from service.bench import bench_replay as run
 
     figures = run(games, runs)
     click.echo(describe())
     click.echo(f"games: {figures.games}, events: {figures.events} ({figures.events / figures.games:.0f} per game), runs: {runs}")
+    click.echo("events per second of CPU time, one thread (the process's CPU, not the wall clock)")
     click.echo(f"replay (fold)          median {figures.fold_median:,.0f} events/s  (p10 {figures.fold_p10:,.0f}, p90 {figures.fold_p90:,.0f})")
     click.echo(f"replay (decode + fold) median {figures.decode_fold_median:,.0f} events/s")
 
@@ -242,7 +265,7 @@ def bench_ai(playouts: int, hints: int, seconds: float, reference_only: bool) ->
 
 
 @main.command()
-@click.option("--rules", "preset", default="team-auction", show_default=True, help="The preset to play.")
+@click.option("--rules", "preset", default="team-auction", show_default=True, callback=check_preset, help="The preset to play.")
 @click.option("--levels", default="3,1", show_default=True, help="Level A and level B, as A,B.")
 @click.option("--pairs", default=10, show_default=True, help="Duplicate pairs: each deal sequence played twice, sides swapped.")
 @click.option("--max-hands", default=0, show_default=True, help="Stop each game after this many hands (0: play to the end).")
@@ -262,6 +285,8 @@ def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str, jo
         a, b = (int(part) for part in levels.split(","))
     except ValueError:
         raise click.BadParameter("write the two levels as A,B (for example 4,3)", param_hint="--levels") from None
+    if not {a, b} <= set(range(1, 7)):
+        raise click.BadParameter(f"the levels are 1 to 6, not {levels}", param_hint="--levels")
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
     ) as progress:
@@ -273,7 +298,7 @@ def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str, jo
     click.echo(f"{preset}: level {a} v level {b}, {figures.pairs} duplicate pairs, {figures.games} games, {figures.hands} hands")
     click.echo(f"mean point differential per hand (A - B): {figures.mean_differential:+.3f} ± {figures.standard_error:.3f} (standard error)")
     click.echo(f"games won by level {a}: {figures.win_rate:.1%}")
-    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs or default_jobs()} processes; {describe()}")
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {processes(jobs or default_jobs())}; {describe()}")
 
 
 @main.command()

@@ -90,6 +90,6 @@ def _run_with_password(conn: sa.Connection, statement: str, password: str | None
     from psycopg import sql
 
     driver = conn.connection.driver_connection
-    query = sql.SQL(statement + " PASSWORD {}").format(sql.Literal(password))  # type: ignore[arg-type]
+    query = sql.SQL(statement + " PASSWORD {}").format(sql.Literal(password))
     with driver.cursor() as cursor:  # type: ignore[union-attr]
         cursor.execute(query)
