@@ -5,9 +5,9 @@
   beats on while a request thread is stuck: a request that never ends would hold its
   thread (and a database connection) for ever. ``PitchWorker`` keeps the start time of
   every request in flight; once one has run longer than the timeout
-  (``PITCH_REQUEST_TIMEOUT``), the worker logs it, stops taking connections, lets the
-  other requests finish (gunicorn's graceful timeout) and exits, and gunicorn starts a
-  fresh worker in its place. A thread cannot be killed in Python: replacing the process
+  (``PITCH_REQUEST_TIMEOUT``), the worker logs it, stops taking connections (the others
+  take them from the shared socket), lets the requests still within their time finish,
+  and exits; gunicorn starts a fresh worker in its place. A thread cannot be killed in Python: replacing the process
   is the only way to get its thread and connection back. The stuck request's client gets
   no answer (its connection closes), as under a sync worker's timeout.
 - Errors gunicorn answers by itself, before the app sees the request (a malformed request
@@ -93,17 +93,22 @@ class PitchWorker(ThreadWorker):  # type: ignore[misc]
         """Beat the heartbeat gunicorn's master watches, and look for a request past its timeout."""
         super().notify()
         now = time.monotonic()
-        if self._stuck or now - self._checked < CHECK_EVERY:
+        if now - self._checked < CHECK_EVERY:
             return
         self._checked = now
         with self._in_flight_lock:
-            oldest = min(self._in_flight.values(), default=None)
-        if oldest is not None and now - oldest[0] > self.cfg.timeout:
+            started = sorted(self._in_flight.values())
+        if self._stuck:
+            if all(now - began > self.cfg.timeout for began, _ in started):
+                self.log.info("worker %d exits, leaving its stuck request(s) behind", self.pid)
+                os._exit(1)  # the stuck thread would hold a normal exit for ever
+            return
+        if started and now - started[0][0] > self.cfg.timeout:
             self._stuck = True
-            self.alive = False  # no new connection; the others finish within the graceful timeout
+            self.alive = False  # no new connection; the requests still in time may finish
             self.log.error(
                 "a request has run %.0f s, over the request timeout of %d s: %s; this worker stops "
-                "taking requests and is replaced", now - oldest[0], self.cfg.timeout, oldest[1],
+                "taking requests and is replaced", now - started[0][0], self.cfg.timeout, started[0][1],
             )
 
     def run(self) -> None:

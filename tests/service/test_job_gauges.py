@@ -1,0 +1,28 @@
+"""The open jobs counted for gunicorn's master (a plain query, service/metrics.py ``JobGauges``) are
+the counts of service/jobs.py's ``JobStore.open_counts``, on both stores; a database that cannot
+be reached gives no gauge rather than a failed scrape.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from sqlalchemy import Engine
+
+from service.jobs import JobStore
+from service.metrics import JobGauges
+
+
+def test_the_masters_counts_are_the_job_stores(engine: Engine, store_url: str) -> None:
+    jobs = JobStore(engine)
+    game = f"gauges-{uuid.uuid4().hex}"
+    created = [jobs.create(game, "hint", seat, 1, 2) for seat in range(3)]
+    assert all(job is not None for job in created)
+    first = created[0]
+    assert first is not None and jobs.claim(first.id, "me", 30) is not None
+    gauges = JobGauges(store_url)
+    assert gauges() == {"pitch_jobs": {k: float(v) for k, v in jobs.open_counts().items()}}
+
+
+def test_an_unreachable_database_gives_no_gauge() -> None:
+    assert JobGauges("postgresql://nobody@127.0.0.1:1/none")() == {}
