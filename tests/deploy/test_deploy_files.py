@@ -9,9 +9,11 @@ command, tests/e2e/test_read_only_install.py the read-only install).
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -143,3 +145,14 @@ def test_the_constraints_pin_every_dependency() -> None:
     project = (ROOT / "pyproject.toml").read_text()
     named = re.findall(r'^\s+"([A-Za-z0-9_.-]+)[\[<>=]', project, re.M)
     assert named and {name.lower().replace("_", "-") for name in named} <= pins
+
+
+def test_the_images_build_step_compiles_the_kernels(tmp_path: Path) -> None:
+    """``RUN pitch compile``, as the image runs it: it says where the kernels are cached."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PITCH_", "NUMBA_"))}
+    done = subprocess.run([str(Path(sys.executable).with_name("pitch")), "compile"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    folder = re.search(r"compiled, cached in (\S+) \(", done.stdout)
+    assert folder is not None, done.stdout
+    assert list(Path(folder.group(1)).glob("*.nbi")), "nothing was cached"
