@@ -99,7 +99,8 @@ def run_gunicorn(settings: Settings, bind: str, processes: int, load: Callable[[
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
             for name, value in options.items():
-                self.cfg.set(name, value)
+                if name in self.cfg.settings:  # as gunicorn reads a config module: a setting it lacks is skipped
+                    self.cfg.set(name, value)
 
         def load(self) -> Any:
             return load()
