@@ -82,8 +82,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, required=True)
     args = parser.parse_args(argv)
 
-    from service.cli import prepare_metrics_dir
     from service.config import Settings
+    from service.metrics import prepare_metrics_dir
 
     settings = Settings.from_env()
     prepare_metrics_dir(args.workers)

@@ -11,7 +11,8 @@ import time
 import click
 
 from lab.cli_fit import fit_bidders, fit_trust
-from lab.machine import describe
+from lab.machine import describe, processes
+from service.cli_errors import check_preset
 
 __all__ = ["bench", "fit_bidders", "fit_trust", "legality", "selfplay"]
 
@@ -22,15 +23,16 @@ def bench() -> None:
 
 
 @bench.command("replay")
-@click.option("--games", default=20, show_default=True, help="Recorded games to fold.")
-@click.option("--runs", default=15, show_default=True, help="Timed runs over all of them.")
+@click.option("--games", default=20, show_default=True, type=click.IntRange(min=1), help="Recorded games to fold.")
+@click.option("--runs", default=15, show_default=True, type=click.IntRange(min=1), help="Timed runs over all of them.")
 def bench_replay(games: int, runs: int) -> None:
-    """Events per second that replay folds on one core, over complete recorded games."""
+    """Events per second of CPU that replay folds on one core (one thread), over complete recorded games."""
     from lab.bench import bench_replay as run
 
     figures = run(games, runs)
     click.echo(describe())
     click.echo(f"games: {figures.games}, events: {figures.events} ({figures.events / figures.games:.0f} per game), runs: {runs}")
+    click.echo("events per second of CPU time, one thread (the process's CPU, not the wall clock)")
     click.echo(f"replay (fold)          median {figures.fold_median:,.0f} events/s  (p10 {figures.fold_p10:,.0f}, p90 {figures.fold_p90:,.0f})")
     click.echo(f"replay (decode + fold) median {figures.decode_fold_median:,.0f} events/s")
 
@@ -45,8 +47,6 @@ def bench_api(clients: int, games: int, workers: int, database: str | None) -> N
     from lab.cli_bench_api import run
 
     run(clients, games, workers, database)
-
-
 
 
 @bench.command("ai")
@@ -97,7 +97,7 @@ def bench_ai(playouts: int, hints: int, seconds: float, reference_only: bool) ->
 
 
 @click.command()
-@click.option("--rules", "preset", default="team-auction", show_default=True, help="The preset to play.")
+@click.option("--rules", "preset", default="team-auction", show_default=True, callback=check_preset, help="The preset to play.")
 @click.option("--levels", default="3,1", show_default=True, help="Level A and level B, as A,B.")
 @click.option("--pairs", default=10, show_default=True, help="Duplicate pairs: each deal sequence played twice, sides swapped.")
 @click.option("--max-hands", default=0, show_default=True, help="Stop each game after this many hands (0: play to the end).")
@@ -117,6 +117,8 @@ def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str, jo
         a, b = (int(part) for part in levels.split(","))
     except ValueError:
         raise click.BadParameter("write the two levels as A,B (for example 4,3)", param_hint="--levels") from None
+    if not {a, b} <= set(range(1, 7)):
+        raise click.BadParameter(f"the levels are 1 to 6, not {levels}", param_hint="--levels")
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
     ) as progress:
@@ -128,7 +130,7 @@ def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str, jo
     click.echo(f"{preset}: level {a} v level {b}, {figures.pairs} duplicate pairs, {figures.games} games, {figures.hands} hands")
     click.echo(f"mean point differential per hand (A - B): {figures.mean_differential:+.3f} ± {figures.standard_error:.3f} (standard error)")
     click.echo(f"games won by level {a}: {figures.win_rate:.1%}")
-    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs or default_jobs()} processes; {describe()}")
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {processes(jobs or default_jobs())}; {describe()}")
 
 
 @click.command()

@@ -15,11 +15,13 @@ import time
 import click
 
 from domain.ai.bidders import INPUTS
-from lab.machine import describe
+from lab.machine import describe, processes
+from service.cli_errors import check_preset
 
 
 @click.command("fit-bidders")
-@click.option("--rules", "preset", default="team-auction", show_default=True, help="The preset whose auction to model.")
+@click.option("--rules", "preset", default="team-auction", show_default=True, callback=check_preset,
+              help="The preset whose auction to model.")
 @click.option("--auctions", default=2000, show_default=True, type=click.IntRange(min=1), help="Auctions to play.")
 @click.option("--level", default=4, show_default=True, type=click.IntRange(1, 6), help="The bidders' level.")
 @click.option("--seed", default="bidders", show_default=True, help="Seed of the deals and of the bidders' choices.")
@@ -44,11 +46,11 @@ def fit_bidders(preset: str, auctions: int, level: int, seed: str, jobs: int | N
     for row in found.coefficients:
         click.echo("        (" + ", ".join(f"{b:.6f}" for b in row) + "),")
     click.echo("    ),")
-    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs or default_jobs()} processes; {describe()}")
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {processes(jobs or default_jobs())}; {describe()}")
 
 
 @click.command("fit-trust")
-@click.option("--rules", "preset", default="team-auction", show_default=True, help="The preset to play.")
+@click.option("--rules", "preset", default="team-auction", show_default=True, callback=check_preset, help="The preset to play.")
 @click.option("--hands", default=1000, show_default=True, type=click.IntRange(min=1), help="Hands to play.")
 @click.option("--level", default=5, show_default=True, type=click.IntRange(1, 6), help="The players' level.")
 @click.option("--seed", default="trust", show_default=True, help="Seed of the deals and of the players' choices.")
@@ -70,4 +72,4 @@ def fit_trust(preset: str, hands: int, level: int, seed: str, jobs: int | None) 
         f"mean log-likelihood per play: {found.mean_log_likelihood:.4f} fitted, "
         f"{found.uniform_log_likelihood:.4f} with every legal card equally likely"
     )
-    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs or default_jobs()} processes; {describe()}")
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {processes(jobs or default_jobs())}; {describe()}")

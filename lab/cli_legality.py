@@ -14,7 +14,7 @@ import time
 import click
 
 from lab.legality import Tally, check_levels
-from lab.machine import describe
+from lab.machine import describe, processes
 
 SHOWN = 10  # problems printed per level
 
@@ -31,7 +31,7 @@ def run(levels: tuple[int, ...], hands: int, hands_per_game: int, seed: str, job
     """Run the check with a progress display and print its figures."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    click.echo(f"{len(levels)} levels x {hands:,} hands, seed {seed!r}, {jobs} processes; {describe()}")
+    click.echo(f"{len(levels)} levels x {hands:,} hands, seed {seed!r}, {processes(jobs)}; {describe()}")
     started = time.perf_counter()
     so_far = {level: Tally() for level in levels}
     done: dict[int, float] = {}
@@ -64,6 +64,6 @@ def run(levels: tuple[int, ...], hands: int, hands_per_game: int, seed: str, job
         for problem in tally.problems[:SHOWN]:
             click.echo(f"  {problem}")
         failed = failed or bool(tally.problems)
-    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs} processes; {describe()}")
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {processes(jobs)}; {describe()}")
     if failed:
         raise SystemExit(1)

@@ -25,3 +25,8 @@ def describe() -> str:
         f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
         f"{processor()}, {os.cpu_count()} cores, load {load}"
     )
+
+
+def processes(count: int) -> str:
+    """Return "1 process" or "N processes"."""
+    return f"{count} process" if count == 1 else f"{count} processes"

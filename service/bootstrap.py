@@ -36,6 +36,7 @@ class Services:
     engine: Engine
     metrics: Metrics
     broker: Dispatcher | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
+    public_metrics: bool = True  # False with PITCH_METRICS_PORT: gunicorn's master serves them, the API's port not
 
     def start_runner(self) -> None:
         """Start the background threads, when jobs run in this process."""
@@ -73,4 +74,6 @@ def build_services(
     handlers = default_handlers(games, job_rows, dispatcher)
     jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics)
     broker = dispatcher if settings.broker_url else None
-    return Services(games, jobs, hints, runner, engine, metrics, broker)
+    return Services(
+        games, jobs, hints, runner, engine, metrics, broker, public_metrics=settings.metrics_port is None,
+    )

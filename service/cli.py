@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import importlib
+import logging
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import click
 
 from service.cli_audit import audit, replay
+from service.cli_errors import PitchGroup
 from service.config import Settings
 
 
-class LazyGroup(click.Group):
+class LazyGroup(PitchGroup):
     """A group whose commands from elsewhere are imported only when one of them is asked for."""
 
     def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
@@ -57,45 +58,44 @@ def main() -> None:
 
 @main.command()
 @click.option("--host", default=None, help="Address to listen on (PITCH_HOST, default 127.0.0.1).")
-@click.option("--port", default=None, type=int, help="Port to listen on (PITCH_PORT, default 8000).")
-@click.option("--workers", default=None, type=int, help="Processes (PITCH_WORKERS, default 1).")
+@click.option("--port", default=None, type=click.IntRange(1, 65535), help="Port to listen on (PITCH_PORT, default 8000).")
+@click.option("--workers", default=None, type=click.IntRange(min=1), help="Processes (PITCH_WORKERS, default 1).")
 def serve(host: str | None, port: int | None, workers: int | None) -> None:
     """Serve the API with gunicorn; with no configuration, on an embedded SQLite file.
 
-    With more than one process, metrics are kept in the directory PROMETHEUS_MULTIPROC_DIR
-    names (a fresh temporary one when it is unset), so /metrics adds up every process's.
+    The fast simulator's kernels are compiled (or loaded from numba's cache) before the
+    workers start. With more than one process, or PITCH_METRICS_PORT set, metrics are kept
+    in the directory PROMETHEUS_MULTIPROC_DIR names (a fresh temporary one when it is unset),
+    so that /metrics adds up every process's.
     """
-    settings = Settings.from_env()
-    processes = workers or settings.workers
-    prepare_metrics_dir(processes)
-
-    from service.api import create_app
-    from service.gunicorn_app import run_gunicorn
+    from service.gunicorn_app import bind_address, check_port_free, run_gunicorn
+    from service.jobs.warm import prepare_kernel_cache
     from service.logs import configure_logging
     from service.store.migrate import upgrade
+    from service.metrics import prepare_metrics_dir
 
+    settings = Settings.from_env()
+    count = workers or settings.workers
+    bind = bind_address(host or settings.host, port or settings.port)
+    check_port_free(host or settings.host, port or settings.port)
+    if settings.metrics_port is not None:
+        check_port_free(settings.host, settings.metrics_port, "PITCH_METRICS_PORT")
+    prepare_metrics_dir(count, shared=settings.metrics_port is not None)
     configure_logging(settings.log_level)
+    prepare_kernel_cache()
     if settings.is_sqlite:
+        from service.store.migrate import upgrade
+
         _prepare_sqlite(settings.database_url)
         upgrade(settings.database_url)
-    bind = f"{host or settings.host}:{port or settings.port}"
-    click.echo(f"pitch: serving on http://{bind} with {_safe_url(settings.database_url)}")
-    run_gunicorn(settings, bind, processes, lambda: create_app(settings))
+    logging.getLogger("service.cli").info("serving on http://%s with %s", bind, _safe_url(settings.database_url))
 
+    def load() -> object:
+        from service.api import create_app
 
-def prepare_metrics_dir(processes: int) -> None:
-    """Make prometheus-client keep metrics in files when several processes serve, before it is imported.
+        return create_app(settings)
 
-    An existing PROMETHEUS_MULTIPROC_DIR is emptied of an earlier run's files; with more
-    than one process and none set, a fresh temporary directory is used.
-    """
-    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    if directory:
-        Path(directory).mkdir(parents=True, exist_ok=True)
-        for stale in Path(directory).glob("*.db"):
-            stale.unlink()
-    elif processes > 1:
-        os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="pitch-metrics-")
+    run_gunicorn(settings, bind, count, load)
 
 
 def _safe_url(url: str) -> str:
@@ -111,20 +111,26 @@ def _prepare_sqlite(url: str) -> None:
 
 
 @main.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-@click.option("--concurrency", "-c", default=None, type=int, help="Worker processes (default: one per core).")
-@click.option("--pool", default="prefork", show_default=True, help="Celery pool: prefork, threads or solo.")
+@click.option("--concurrency", "-c", default=None, type=click.IntRange(min=1), help="Worker processes (default: one per core).")
+@click.option("--pool", default="prefork", show_default=True, type=click.Choice(["prefork", "threads", "solo"]),
+              help="Celery pool.")
 @click.pass_context
 def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
     """Run a Celery worker for computer moves, hints and bid analyses (needs PITCH_BROKER_URL).
 
-    Extra arguments go to ``celery worker`` as they are.
+    The fast simulator's kernels are compiled (or loaded from numba's cache) before Celery
+    starts. Extra arguments go to ``celery worker`` as they are.
     """
-    import os
     import sys
+
+    from service.jobs.warm import compile_ahead
+    from service.logs import configure_logging
+    from service.metrics import prepare_metrics_dir
 
     settings = Settings.from_env()
     if not settings.broker_url:
         raise click.UsageError("set PITCH_BROKER_URL (redis://host:6379/0 or amqp://user:pass@host//)")
+    configure_logging(settings.log_level)
     if settings.is_sqlite:
         _prepare_sqlite(settings.database_url)
         from service.store.migrate import upgrade
@@ -132,12 +138,29 @@ def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
         upgrade(settings.database_url)
     if settings.worker_metrics_port is not None:
         prepare_metrics_dir(2)  # the pool's processes keep their metrics in files the endpoint adds up
+    compile_ahead()
     # The workers are reached by name, never imported by service (DESIGN.md "Layout").
-    argv = [sys.executable, "-m", "celery", "--app", "workers.main", "worker", "--loglevel", "INFO", "--pool", pool]
+    # Quiet: no banner (workers/app.py logs what it shows as one JSON line).
+    argv = [sys.executable, "-m", "celery", "--quiet", "--app", "workers.main", "worker", "--loglevel", "INFO",
+            "--pool", pool]
     if concurrency:
         argv += ["--concurrency", str(concurrency)]
     argv += list(ctx.args)
     os.execv(sys.executable, argv)
+
+
+@main.command("compile")
+def compile_command() -> None:
+    """Compile the fast simulator's kernels into numba's cache (NUMBA_CACHE_DIR), as an image build does.
+
+    ``pitch serve``, ``pitch worker`` and the gunicorn config do it by themselves before
+    serving; a cache filled beforehand makes their start take a second instead of a minute.
+    """
+    from service.jobs.warm import compile_kernels, prepare_kernel_cache
+
+    folder = prepare_kernel_cache()
+    seconds = compile_kernels()
+    click.echo(f"pitch: the fast simulator's kernels are compiled, cached in {folder} ({seconds:.1f} s)")
 
 
 @main.group()

@@ -1,7 +1,9 @@
 """Settings: one value built from the ``PITCH_*`` environment variables, passed in.
 
 Nothing reads the environment after start-up; tests build ``Settings`` directly. The
-README's "Configuration" table lists every variable (a test keeps it complete).
+README's "Configuration" table lists every variable (a test keeps it complete). Every
+variable is checked when the settings are read: a value that is not of its kind stops the
+start with one line naming the variable (``SettingsError``), never a traceback later.
 
 | variable | meaning | default |
 | --- | --- | --- |
@@ -17,19 +19,31 @@ README's "Configuration" table lists every variable (a test keeps it complete).
 | PITCH_WRITE_RATE / PITCH_WRITE_BURST | writes (POST) per second per client address, and the burst; 0: no limit | 20 / 60 |
 | PITCH_HINT_RATE / PITCH_HINT_BURST | hints and bid analyses per minute per seat, and the burst; 0: no limit | 12 / 4 |
 | PITCH_PROXY_HOPS | trusted proxies in front of the API whose X-Forwarded-For names the client | 0 |
-| PITCH_REQUEST_TIMEOUT | seconds before gunicorn replaces a worker stuck on one request | 30 |
+| PITCH_REQUEST_TIMEOUT | seconds a request may run before its gunicorn worker is replaced | 30 |
+| PITCH_MAX_REQUESTS | requests a gunicorn worker serves before it is replaced by a fresh one; 0: never | 10000 |
+| PITCH_METRICS_PORT | port on PITCH_HOST where the gunicorn master serves /metrics (then not on the API's port) | unset |
 | PITCH_WORKER_METRICS_PORT | port on PITCH_HOST where ``pitch worker`` serves its Prometheus metrics; unset: none | unset |
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, TypeVar
 
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
+# The database URLs the service can use (service/store/db.py opens them).
+POSTGRES_SCHEMES = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
+SQLITE_SCHEMES = frozenset({"sqlite", "sqlite+pysqlite"})
+BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
+T = TypeVar("T", int, float)
+
+
+class SettingsError(ValueError):
+    """A ``PITCH_*`` variable whose value the service cannot use; the message names it."""
 
 
 def default_sqlite_url(data_dir: str | Path) -> str:
@@ -69,6 +83,8 @@ class Settings:
     limits: RateLimits = RateLimits()
     proxy_hops: int = 0
     request_timeout: int = 30
+    max_requests: int = 10000
+    metrics_port: int | None = None
     worker_metrics_port: int | None = None
 
     @property
@@ -83,31 +99,97 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
-        """Return the settings the ``PITCH_*`` variables describe."""
-        env = os.environ if env is None else env
-        data_dir = Path(env.get("PITCH_DATA_DIR", "var"))
-        url = env.get("PITCH_DATABASE_URL") or default_sqlite_url(data_dir)
-        level = env.get("PITCH_LOG_LEVEL", "info").lower()
-        if level not in LOG_LEVELS:
-            raise ValueError(f"PITCH_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}")
+        """Return the settings the ``PITCH_*`` variables describe; raise SettingsError naming a bad one."""
+        read = _Reader(os.environ if env is None else env)
+        data_dir = Path(read.text("PITCH_DATA_DIR", "var"))
+        url = read.database_url(data_dir)
         return cls(
             database_url=url,
-            host=env.get("PITCH_HOST", "127.0.0.1"),
-            port=int(env.get("PITCH_PORT", "8000")),
-            workers=int(env.get("PITCH_WORKERS", "1")),
-            threads=int(env.get("PITCH_THREADS", "8")),
-            state_cache=int(env.get("PITCH_STATE_CACHE", "1000")),
-            broker_url=env.get("PITCH_BROKER_URL") or None,
-            job_lease_seconds=float(env.get("PITCH_JOB_LEASE", "60")),
-            job_threads=int(env.get("PITCH_JOB_THREADS", "2")),
-            log_level=level,
+            host=read.text("PITCH_HOST", "127.0.0.1"),
+            port=read.port("PITCH_PORT", 8000),
+            workers=read.number("PITCH_WORKERS", 1, int, least=1),
+            threads=read.number("PITCH_THREADS", 8, int, least=1),
+            state_cache=read.number("PITCH_STATE_CACHE", 1000, int, least=0),
+            broker_url=read.broker_url(),
+            job_lease_seconds=read.number("PITCH_JOB_LEASE", 60.0, float, least=0.5),
+            job_threads=read.number("PITCH_JOB_THREADS", 2, int, least=1),
+            log_level=read.choice("PITCH_LOG_LEVEL", "info", LOG_LEVELS),
             limits=RateLimits(
-                write_rate=float(env.get("PITCH_WRITE_RATE", "20")),
-                write_burst=int(env.get("PITCH_WRITE_BURST", "60")),
-                hint_rate_per_minute=float(env.get("PITCH_HINT_RATE", "12")),
-                hint_burst=int(env.get("PITCH_HINT_BURST", "4")),
+                write_rate=read.number("PITCH_WRITE_RATE", 20.0, float, least=0),
+                write_burst=read.number("PITCH_WRITE_BURST", 60, int, least=0),
+                hint_rate_per_minute=read.number("PITCH_HINT_RATE", 12.0, float, least=0),
+                hint_burst=read.number("PITCH_HINT_BURST", 4, int, least=0),
             ),
-            proxy_hops=int(env.get("PITCH_PROXY_HOPS", "0")),
-            request_timeout=int(env.get("PITCH_REQUEST_TIMEOUT", "30")),
-            worker_metrics_port=int(env["PITCH_WORKER_METRICS_PORT"]) if env.get("PITCH_WORKER_METRICS_PORT") else None,
+            proxy_hops=read.number("PITCH_PROXY_HOPS", 0, int, least=0),
+            request_timeout=read.number("PITCH_REQUEST_TIMEOUT", 30, int, least=1),
+            max_requests=read.number("PITCH_MAX_REQUESTS", 10000, int, least=0),
+            metrics_port=read.optional_port("PITCH_METRICS_PORT"),
+            worker_metrics_port=read.optional_port("PITCH_WORKER_METRICS_PORT"),
         )
+
+
+class _Reader:
+    """Reads and checks ``PITCH_*`` variables; an empty value counts as unset."""
+
+    def __init__(self, env: Mapping[str, str]) -> None:
+        self._env = env
+
+    def _raw(self, name: str) -> str | None:
+        value = self._env.get(name, "").strip()
+        return value or None
+
+    def text(self, name: str, default: str) -> str:
+        return self._raw(name) or default
+
+    def number(self, name: str, default: T, kind: Callable[[str], T], least: float) -> T:
+        raw = self._raw(name)
+        if raw is None:
+            return default
+        what = "a whole number" if kind is int else "a number"
+        try:
+            value = kind(raw)
+        except ValueError:
+            raise SettingsError(f"{name} must be {what} of at least {least:g}, not {raw!r}") from None
+        if not value >= least:  # also refuses nan
+            raise SettingsError(f"{name} must be {what} of at least {least:g}, not {raw!r}")
+        return value
+
+    def port(self, name: str, default: int) -> int:
+        return self.optional_port(name) or default
+
+    def optional_port(self, name: str) -> int | None:
+        raw = self._raw(name)
+        if raw is None:
+            return None
+        if not raw.isdigit() or not 1 <= int(raw) <= 65535:
+            raise SettingsError(f"{name} must be a port number from 1 to 65535, not {raw!r}")
+        return int(raw)
+
+    def choice(self, name: str, default: str, choices: tuple[str, ...]) -> str:
+        value = (self._raw(name) or default).lower()
+        if value not in choices:
+            raise SettingsError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
+    def database_url(self, data_dir: Path) -> str:
+        raw = self._raw("PITCH_DATABASE_URL")
+        if raw is None:
+            return default_sqlite_url(data_dir)
+        scheme, separator, _ = raw.partition("://")
+        if not separator or scheme.lower() not in POSTGRES_SCHEMES | SQLITE_SCHEMES:
+            raise SettingsError(
+                f"PITCH_DATABASE_URL is not a database URL the service can use: {raw.split('@')[-1]!r}; "
+                "use sqlite:///path/to/pitch.db or postgresql://user@host/dbname"
+            )
+        return raw
+
+    def broker_url(self) -> str | None:
+        raw = self._raw("PITCH_BROKER_URL")
+        if raw is None:
+            return None
+        scheme = raw.split("://", 1)[0] if "://" in raw else ""
+        if scheme not in BROKER_SCHEMES:
+            raise SettingsError(
+                f"PITCH_BROKER_URL must be a redis://host:6379/0 or amqp://user:password@host// URL, not {raw!r}"
+            )
+        return raw

@@ -1,6 +1,15 @@
-"""gunicorn hooks for the API: a logger that builds no discarded access log, and a cap on
-the requests of one keep-alive connection.
+"""gunicorn hooks for the API: the kernels compiled before serving, the metrics port, a logger that
+builds no discarded access log, and a cap on the requests of one keep-alive connection.
 
+- ``on_starting`` / ``on_reload``: the master compiles the fast simulator's kernels into
+  numba's cache (in a child process, service/jobs/warm.py) before it forks any worker,
+  at start and at each ``kill -HUP`` reload; the workers load them in about a second, so a
+  worker is ready to play computer seats when it starts answering ``/readyz``.
+- ``when_ready``: with ``PITCH_METRICS_PORT`` set, the master serves ``/metrics`` on that
+  port (every worker's values added up from ``PROMETHEUS_MULTIPROC_DIR``, the open jobs
+  read from the database at each scrape), and the API's own port does not.
+- ``post_fork``: a worker closes its copy of the master's metrics socket.
+- ``child_exit``: prometheus-client forgets a dead worker's live gauges.
 - The app logs one line per request itself (service/api/observe.py), with its request id.
   gunicorn counts its access log as enabled whenever a ``logconfig_dict`` is given, and then
   formats every request's access atoms for a logger that discards them: a few per cent of
@@ -9,16 +18,23 @@ the requests of one keep-alive connection.
   connections (a proxy's, or a busy client's) one worker can end up serving most requests
   while another idles. As nginx's ``keepalive_requests`` does, the hundredth request on a
   connection is answered with ``Connection: close``; the client connects again, and the
-  kernel places the new connection on any worker's socket (``reuse_port``).
+  new connection goes to whichever worker accepts it first.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+from collections.abc import Callable
 from typing import Any, Final
 
 from gunicorn.glogging import Logger
 
+from service.config import Settings
+
 KEEPALIVE_REQUESTS: Final = 100
+log = logging.getLogger(__name__)
+_metrics_servers: list[Any] = []  # the master's metrics server, whose socket each worker closes after the fork
 
 
 class AppLogger(Logger):  # type: ignore[misc]
@@ -34,3 +50,46 @@ def pre_request(_worker: Any, req: Any) -> None:
     """Close a keep-alive connection after its ``KEEPALIVE_REQUESTS``-th request (gunicorn's hook)."""
     if getattr(req, "req_number", 1) >= KEEPALIVE_REQUESTS:
         req.must_close = True
+
+
+def on_starting(_server: Any) -> None:
+    """Compile the fast simulator's kernels before the first worker starts."""
+    from service.jobs.warm import compile_ahead
+
+    compile_ahead()
+
+
+def on_reload(_server: Any) -> None:
+    """Compile the kernels again before a reload's new workers start (the sources may have been upgraded)."""
+    from service.jobs.warm import compile_ahead
+
+    compile_ahead()
+
+
+def when_ready(settings: Settings) -> Callable[[Any], None]:
+    """Return the hook that starts the master's metrics server when ``settings`` name a metrics port."""
+
+    def hook(_server: Any) -> None:
+        if settings.metrics_port is None:
+            return
+        from service.metrics import serve_metrics
+        from service.store.job_gauges import JobGauges
+
+        _metrics_servers.append(serve_metrics(None, settings.host, settings.metrics_port, JobGauges(settings.database_url)))
+        log.info("metrics on http://%s:%d/metrics", settings.host, settings.metrics_port)
+
+    return hook
+
+
+def post_fork(_server: Any, _worker: Any) -> None:
+    """Close, in a new worker, its copy of the master's metrics socket."""
+    for server in _metrics_servers:
+        server.socket.close()
+
+
+def child_exit(_server: Any, worker: Any) -> None:
+    """Let prometheus-client forget a dead worker's live gauges."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import os
 import re
 import sys
 import uuid
@@ -92,8 +93,17 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(line, default=str, ensure_ascii=False)
 
 
+def json_line(level: str, logger: str, message: str) -> str:
+    """Return one log line, as JsonFormatter writes it, for a message written without logging."""
+    return json.dumps({
+        "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"), "level": level, "logger": logger,
+        "message": message, "request_id": None, "pid": os.getpid(),
+    }, ensure_ascii=False)
+
+
 def configure_logging(level: str = "info") -> None:
-    """Send every log line (ours, gunicorn's, Celery's) to stderr as JSON, at ``level``."""
+    """Send every log line (ours, gunicorn's, Celery's, and warnings) to stderr as JSON, at ``level``."""
+    logging.captureWarnings(True)
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
     handler.addFilter(RequestIdFilter())

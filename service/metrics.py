@@ -20,14 +20,25 @@ Several processes (gunicorn's workers, Celery's prefork pool): when the environm
 variable ``PROMETHEUS_MULTIPROC_DIR`` names a directory, prometheus-client keeps each
 process's values in files there and ``/metrics`` adds up every process's. The variable
 must be set before the process imports prometheus-client (``pitch serve --workers N``
-sets it to a fresh directory by itself), which is why this module imports it lazily.
+sets it to a fresh directory by itself, ``prepare_metrics_dir``), which is why this module
+imports it lazily.
+
+Where they are served: ``GET /metrics`` on the API's port; or, with ``PITCH_METRICS_PORT``
+set, on that port only, by gunicorn's master (``serve_metrics``, service/gunicorn_hooks.py),
+so that the public port shows none of it. ``pitch worker`` serves its own on
+``PITCH_WORKER_METRICS_PORT``.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import tempfile
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 from typing import Any, Protocol
+
+log = logging.getLogger(__name__)
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -165,18 +176,23 @@ class PrometheusMetrics:
 
         ``gauges`` returns {metric name: {state: value}}; it is called at each scrape.
         """
-        from prometheus_client import CollectorRegistry, generate_latest
-        from prometheus_client.multiprocess import MultiProcessCollector
+        return render_metrics(self._own, gauges)
 
-        registry = CollectorRegistry(auto_describe=False)
-        if self._own is None:
-            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-        else:
-            registry.register(_Forward(self._own))
-        if gauges is not None:
-            registry.register(_Gauges(gauges))
-        data: bytes = generate_latest(registry)
-        return data
+
+def render_metrics(own: Any, gauges: Callable[[], dict[str, dict[str, float]]] | None = None) -> bytes:
+    """Return the metrics of the registry ``own`` (None: every process's, from the multiprocess files) and ``gauges()``."""
+    from prometheus_client import CollectorRegistry, generate_latest
+    from prometheus_client.multiprocess import MultiProcessCollector
+
+    registry = CollectorRegistry(auto_describe=False)
+    if own is None:
+        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+    else:
+        registry.register(_Forward(own))
+    if gauges is not None:
+        registry.register(_Gauges(gauges))
+    data: bytes = generate_latest(registry)
+    return data
 
 
 class _Forward:
@@ -206,12 +222,13 @@ class _Gauges:
 
 
 def serve_metrics(
-    metrics: PrometheusMetrics, host: str, port: int, gauges: Callable[[], dict[str, dict[str, float]]] | None = None,
-) -> Callable[[], None]:
-    """Serve ``GET /metrics`` (any path) on ``host:port`` from a daemon thread; return a function that stops it.
+    metrics: PrometheusMetrics | None, host: str, port: int, gauges: Callable[[], dict[str, dict[str, float]]] | None = None,
+) -> Any:
+    """Serve ``GET /metrics`` (any path) on ``host:port`` from a daemon thread; return the server (``shutdown()`` stops it).
 
-    For processes with no HTTP application of their own (``pitch worker``): the same
-    exposition as the API's ``/metrics``, every process's values added up in multiprocess mode.
+    For processes with no HTTP application of their own (``pitch worker``, gunicorn's
+    master): the same exposition as the API's ``/metrics``; ``metrics`` None reads every
+    process's values from the multiprocess files only.
     """
     import threading
     from wsgiref.simple_server import WSGIRequestHandler, make_server
@@ -221,10 +238,26 @@ def serve_metrics(
             """Log nothing: scrapes are frequent and carry no news."""
 
     def app(_environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
-        body = metrics.render(gauges)
+        body = metrics.render(gauges) if metrics is not None else render_metrics(None, gauges)
         start_response("200 OK", [("Content-Type", CONTENT_TYPE), ("Content-Length", str(len(body)))])
         return [body]
 
     server = make_server(host, port, app, handler_class=_Quiet)
     threading.Thread(target=server.serve_forever, name="pitch-metrics", daemon=True).start()
-    return server.shutdown
+    return server
+
+
+def prepare_metrics_dir(processes: int, shared: bool = False) -> None:
+    """Make prometheus-client keep metrics in files when several processes count them, before it is imported.
+
+    An existing PROMETHEUS_MULTIPROC_DIR is emptied of an earlier run's files; with more
+    than one process, or ``shared`` (another process serves the metrics: gunicorn's master
+    on PITCH_METRICS_PORT), and none set, a fresh temporary directory is used.
+    """
+    directory = os.environ.get(MULTIPROC_ENV)
+    if directory:
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        for stale in Path(directory).glob("*.db"):
+            stale.unlink()
+    elif processes > 1 or shared:
+        os.environ[MULTIPROC_ENV] = tempfile.mkdtemp(prefix="pitch-metrics-")

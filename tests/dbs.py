@@ -31,9 +31,9 @@ def postgres_admin_url() -> str:
 
 
 @contextmanager
-def postgres_database() -> Iterator[str]:
-    """Create a fresh PostgreSQL database, yield its URL, and drop it afterwards."""
-    admin_url = normalize_url(postgres_admin_url())
+def postgres_database(server: str | None = None) -> Iterator[str]:
+    """Create a fresh PostgreSQL database on the server whose admin URL is ``server`` (default: the machine's), yield its URL, drop it after."""
+    admin_url = normalize_url(server or postgres_admin_url())
     name = f"pitch_test_{secrets.token_hex(8)}"
     admin = sa.create_engine(
         admin_url, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool, connect_args={"connect_timeout": 10}

@@ -7,6 +7,12 @@ Delivery is at least once: messages are acknowledged after the task ends and giv
 if the worker process dies (``acks_late``, ``reject_on_worker_lost``), and a sweeper in
 each worker sends again the jobs whose lease expired. The job's lease and its
 ``expected_version`` make every extra delivery harmless (service/jobs/runner.py, handlers.py).
+
+Every line the worker writes is a JSON log line (README "Operations"), Celery's own
+included: ``pitch worker`` starts Celery quiet (no banner; ``started`` logs what the banner
+showed, as one line), warnings go through logging (service/logs.py), and the few lines
+Celery prints from its signal handlers ("worker: Warm shutdown") are written as JSON by
+``say_json``, which Celery calls in place of its own ``safe_say``.
 """
 
 from __future__ import annotations
@@ -18,12 +24,12 @@ import threading
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import setup_logging, worker_process_init, worker_ready, worker_shutdown
+from celery.signals import celeryd_after_setup, setup_logging, worker_process_init, worker_ready, worker_shutdown
 
 from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.jobs.broker import RUN_JOB_TASK, CeleryDispatcher
-from service.logs import configure_logging
+from service.logs import configure_logging, json_line
 from service.metrics import PrometheusMetrics, serve_metrics
 from service.jobs.warm import warm_fast_simulator
 
@@ -80,6 +86,7 @@ def create_celery(settings: Settings) -> Celery:
         configure_logging(settings.log_level)
 
     setup_logging.connect(_json_logs, weak=False)
+    celeryd_after_setup.connect(_started, weak=False)
 
     sweeper = _Sweeper(process, every=max(0.5, lease / 4))
     worker_ready.connect(sweeper.start, weak=False)
@@ -114,6 +121,27 @@ class _MetricsEndpoint:
 
         serve_metrics(PrometheusMetrics(), settings.host, settings.worker_metrics_port, gauges)
         log.info("metrics on http://%s:%d/metrics", settings.host, settings.worker_metrics_port)
+
+
+def _started(sender: str, instance: Any, **_: Any) -> None:
+    """Log, as one line, what Celery's banner would show: the worker, its broker, pool and tasks."""
+    import celery.apps.worker
+
+    celery.apps.worker.safe_say = say_json
+    pool = instance.pool_cls if isinstance(instance.pool_cls, str) else instance.pool_cls.__module__
+    log.info(
+        "celery worker %s started", sender,
+        extra={
+            "broker": instance.app.connection().as_uri(), "pool": pool.split(".")[-1],
+            "concurrency": instance.concurrency, "queues": sorted(instance.app.amqp.queues),
+            "tasks": sorted(name for name in instance.app.tasks if not name.startswith("celery.")),
+        },
+    )
+
+
+def say_json(message: str, _file: Any = None) -> None:
+    """Write one of Celery's signal-handler messages as a JSON line on stderr, without logging's locks."""
+    os.write(2, (json_line("warning", "celery.apps.worker", message) + "\n").encode())
 
 
 def _warm_in_background(**_: Any) -> None:

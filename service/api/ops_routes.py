@@ -1,5 +1,9 @@
 """Operations endpoints: readiness (``/readyz``) and Prometheus metrics (``/metrics``).
 
+With ``PITCH_METRICS_PORT`` set, the metrics are served on that port by gunicorn's master
+(service/gunicorn_hooks.py), and ``/metrics`` on the API's port answers 404: the public
+port shows none of them.
+
 ``/healthz`` (service/api/routes.py) says the process is alive; ``/readyz`` says it can
 serve: the database answers, and so does the broker when one is configured. A load
 balancer sends traffic only to ready processes; an orchestrator restarts unhealthy ones.
@@ -65,6 +69,8 @@ class Metrics(MethodView):
         """Show the service's metrics in the Prometheus text format."""
         metrics: PrometheusMetrics = current_app.extensions["pitch_metrics"]
         services = current_app.extensions.get("pitch_services")
+        if services is not None and not services.public_metrics:
+            return problems.problem("not-found", "the metrics are served on a port of their own (PITCH_METRICS_PORT)")
         gauges = None
         if services is not None:
             job_store = services.jobs.rows

@@ -5,9 +5,9 @@ hints with no external service: ``ThreadRunner`` is the dispatcher, a queue serv
 few daemon threads, and a sweeper that every few seconds sends again the jobs whose
 lease expired or that waited too long (after a restart, say). The jobs' lifecycle is the
 same as under Celery; only the transport differs. Starting also warms the Monte Carlo
-players' fast simulator in a background thread (numba compiles it once, then loads it
-from its cache, service/jobs/warm.py), so that the first computer move does not wait
-for the compiler.
+players' fast simulator in a background thread: the entry points compile it into numba's
+cache before the server's processes start (service/jobs/warm.py), so each process loads
+it in about a second and the first computer move does not wait for the compiler.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import logging
 import os
 import queue
 import threading
+import time
 import uuid
 
 from service.jobs.runner import JobRunner

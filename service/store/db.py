@@ -33,6 +33,8 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import DisconnectionError
 from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
 
+from service.config import POSTGRES_SCHEMES, SQLITE_SCHEMES
+
 BUSY_TIMEOUT_MS: Final = 10_000
 CONNECT_TIMEOUT_S: Final = 10
 DEFAULT_POOL_SIZE: Final = 5  # SQLAlchemy's own default, for tools and scripts
@@ -40,8 +42,8 @@ DEFERRED_BEGIN_OPTION: Final = "pitch_deferred_begin"
 IDLE_PING_SECONDS: Final = 1.0
 _RETURNED_AT: Final = "pitch_returned_at"
 
-_POSTGRES_ALIASES: Final = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
-_SQLITE_ALIASES: Final = frozenset({"sqlite", "sqlite+pysqlite"})
+_POSTGRES_ALIASES: Final = POSTGRES_SCHEMES
+_SQLITE_ALIASES: Final = SQLITE_SCHEMES
 
 
 def normalize_url(url: str | URL) -> URL:

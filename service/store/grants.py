@@ -65,11 +65,10 @@ def grant_role(url: str, role: str, password: str | None = None) -> list[str]:
             run: list[str] = []
             if exists is None:
                 create = f'CREATE ROLE "{role}" LOGIN'
-                conn.exec_driver_sql(create + (" PASSWORD %(password)s" if password else ""),
-                                     {"password": password} if password else None)
+                _run_with_password(conn, create, password)
                 run.append(create + (" PASSWORD '...'" if password else ""))
             elif password:
-                conn.exec_driver_sql(f'ALTER ROLE "{role}" PASSWORD %(password)s', {"password": password})
+                _run_with_password(conn, f'ALTER ROLE "{role}"', password)
                 run.append(f"ALTER ROLE \"{role}\" PASSWORD '...'")
             for statement in statements:
                 conn.exec_driver_sql(statement)
@@ -77,3 +76,20 @@ def grant_role(url: str, role: str, password: str | None = None) -> list[str]:
             return run
     finally:
         engine.dispose()
+
+
+def _run_with_password(conn: sa.Connection, statement: str, password: str | None) -> None:
+    """Run ``statement`` (CREATE or ALTER ROLE), with ``PASSWORD 'password'`` when one is given.
+
+    DDL takes no bound parameters (PostgreSQL plans no CREATE ROLE with a ``$1``), so the
+    password is written into the statement as a literal, quoted by psycopg itself.
+    """
+    if not password:
+        conn.exec_driver_sql(statement)
+        return
+    from psycopg import sql
+
+    driver = conn.connection.driver_connection
+    query = sql.SQL(statement + " PASSWORD {}").format(sql.Literal(password))
+    with driver.cursor() as cursor:  # type: ignore[union-attr]
+        cursor.execute(query)

@@ -93,7 +93,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PITCH_")}
     with ExitStack() as stack:
         if os.environ.get("PITCH_TEST_BACKEND") == "postgresql":
-            from service.migrate import upgrade
+            from service.store.migrate import upgrade
             from tests.dbs import postgres_database
 
             url = stack.enter_context(postgres_database())

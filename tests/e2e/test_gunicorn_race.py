@@ -49,7 +49,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path
             )
             base = f"http://127.0.0.1:{port}"
             try:
-                deadline = time.monotonic() + 30
+                deadline = time.monotonic() + 300  # a cold kernel cache is compiled before the server listens
                 while True:
                     try:
                         with urllib.request.urlopen(base + "/readyz", timeout=1) as response:

@@ -1,7 +1,7 @@
 """Computer seats played by real ``pitch worker`` processes, for the worker and broker faults.
 
-A ``Table`` is a PostgreSQL database of its own, a Redis database of its own (emptied
-before and after), the test process's services (which create the games and send their
+A ``Table`` is a database of its own on the fault tests' PostgreSQL, their Redis (emptied
+before and after; tests/faults/outages.py), the test process's services (which create the games and send their
 first jobs) and the workers it starts, with a 2 s job lease so that a dead worker's job
 is taken up again within seconds. ``check_computer_game`` says what must hold once such a
 game has ended, whatever was killed or restarted on the way.
@@ -28,12 +28,10 @@ from service.store.tables import jobs_table
 from service.store.migrate import upgrade
 from tests.dbs import postgres_database
 from tests.faults.logs import check_game
-from tests.faults.outages import REDIS_PORT, redis_ready
+from tests.faults.outages import PrivatePostgres, PrivateRedis
 from tests.faults.servers import PITCH, service_env
 from tests.faults.waiting import wait_for
 
-REDIS_DB = 12
-BROKER = f"redis://127.0.0.1:{REDIS_PORT}/{REDIS_DB}"
 LEASE = "2"
 LEVELS = (1, 4, 2, 4)  # two Monte Carlo seats, whose moves take long enough to be caught in the middle
 GAME_END_WAIT = 90.0
@@ -114,16 +112,16 @@ class Table:
 
 
 @contextmanager
-def computer_table(logs: Path) -> Iterator[Table]:
-    """A Table on fresh databases; its workers are stopped and its Redis database emptied afterwards."""
-    client = redis.Redis(host="127.0.0.1", port=REDIS_PORT, db=REDIS_DB, socket_connect_timeout=5)
+def computer_table(logs: Path, postgres: PrivatePostgres, broker: PrivateRedis) -> Iterator[Table]:
+    """A Table on a fresh database and ``broker``; its workers are stopped and the broker emptied afterwards."""
+    client = redis.Redis(host="127.0.0.1", port=broker.port, socket_connect_timeout=5)
     client.ping()  # Redis down: the test fails here
     client.flushdb()
     try:
-        with postgres_database() as url:
+        with postgres_database(postgres.admin_url) as url:
             upgrade(url)
-            services = build_services(Settings(database_url=url, broker_url=BROKER, job_lease_seconds=float(LEASE)))
-            table = Table(services, service_env(url, PITCH_BROKER_URL=BROKER, PITCH_JOB_LEASE=LEASE), logs)
+            services = build_services(Settings(database_url=url, broker_url=broker.url(), job_lease_seconds=float(LEASE)))
+            table = Table(services, service_env(url, PITCH_BROKER_URL=broker.url(), PITCH_JOB_LEASE=LEASE), logs)
             try:
                 yield table
             finally:
@@ -131,7 +129,7 @@ def computer_table(logs: Path) -> Iterator[Table]:
                     worker.stop()
                 services.close()
     finally:
-        if redis_ready():
+        if broker.ready():
             client.flushdb()
         client.close()
 

@@ -1,13 +1,22 @@
-"""Stopping and starting the machine's PostgreSQL and Redis, always to be undone in a ``finally``.
+"""PostgreSQL and Redis servers of the fault tests' own, in a temporary directory, to stop and start.
 
-Other tests on this machine use the same servers: an outage lasts seconds, and the
-``restore_*`` functions bring a server back whatever state it was left in, waiting until
-it answers again.
+The fault tests crash and restart their database and broker. They never touch the
+machine's servers, which a developer's database and every other test on the machine use:
+``PrivatePostgres`` runs ``initdb`` and ``pg_ctl`` on a data directory of its own and
+``PrivateRedis`` a ``redis-server`` child process, each on a free port of 127.0.0.1, and
+every stop, kill and restart acts on that directory or that process only.
+
+PostgreSQL refuses to run as root: under root the cluster belongs to the ``postgres``
+user (or ``nobody``), and its commands run as that user.
 """
 
 from __future__ import annotations
 
 import os
+import pwd
+import shutil
+import signal
+import socket
 import subprocess
 import time
 from pathlib import Path
@@ -16,68 +25,149 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-REDIS_PORT = 6379
-_REDIS_START = [
-    "redis-server", "--daemonize", "yes", "--bind", "127.0.0.1", "-::1", "--port", str(REDIS_PORT),
-    "--save", "", "--appendonly", "no", "--dir", "/var/lib/redis", "--logfile", "/var/log/redis/ci.log",
-]
 READY_WAIT = 60.0
 
 
-def _cluster() -> list[str]:
-    versions = sorted(os.listdir("/etc/postgresql"))
-    assert len(versions) == 1, f"one PostgreSQL cluster expected in /etc/postgresql, found {versions}"
-    return ["pg_ctlcluster", "--skip-systemctl-redirect", versions[0], "main"]
+def free_port() -> int:
+    """Return a TCP port of 127.0.0.1 that nothing listens on now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
 
 
-def stop_postgres() -> None:
-    """Stop PostgreSQL at once, as a crash would (``-m immediate``: no checkpoint, connections cut)."""
-    subprocess.run([*_cluster(), "stop", "-m", "immediate"], check=True, capture_output=True, timeout=60)
+def postgres_bin(name: str) -> str:
+    """Return the path of the PostgreSQL program ``name`` (Debian's newest, else the one on PATH)."""
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), reverse=True)
+    for folder in versions:
+        if (folder / name).exists():
+            return str(folder / name)
+    found = shutil.which(name)
+    assert found, f"the fault tests need PostgreSQL's {name} (apt-get install postgresql)"
+    return found
 
 
-def postgres_ready() -> bool:
-    """Tell whether PostgreSQL accepts connections on 127.0.0.1."""
-    return subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1"], timeout=30).returncode == 0
+def _server_user() -> str | None:
+    """Return the user a server runs as when this process is root (PostgreSQL refuses root), else None."""
+    if os.geteuid() != 0:
+        return None
+    for name in ("postgres", "nobody"):
+        try:
+            pwd.getpwnam(name)
+            return name
+        except KeyError:
+            continue
+    raise AssertionError("running as root, the fault tests need a 'postgres' or 'nobody' user for PostgreSQL")
 
 
-def restore_postgres() -> None:
-    """Start PostgreSQL unless it is running, and wait until ``pg_isready`` says it accepts connections."""
-    if not postgres_ready():
-        subprocess.run([*_cluster(), "start"], capture_output=True, timeout=120)
-    deadline = time.monotonic() + READY_WAIT
-    while not postgres_ready():
-        assert time.monotonic() < deadline, f"PostgreSQL did not come back within {READY_WAIT:.0f} s"
-        time.sleep(0.1)
+class PrivatePostgres:
+    """A PostgreSQL cluster in ``folder``, listening on 127.0.0.1:``port`` only, trust authentication."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.data = folder / "data"
+        self.sockets = folder / "sockets"
+        self.port = free_port()
+        self.user = _server_user()
+
+    @property
+    def admin_url(self) -> str:
+        """Return the URL of the cluster's maintenance database, as its superuser ``postgres``."""
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def _run(self, *argv: str, timeout: float = 120) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(argv, user=self.user, capture_output=True, timeout=timeout, cwd=self.folder)
+
+    def create(self) -> PrivatePostgres:
+        """Create the cluster and start it; return it once it accepts connections."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.sockets.mkdir(exist_ok=True)
+        if self.user is not None:
+            for path in (self.folder, self.sockets):
+                shutil.chown(path, self.user)
+        done = self._run(postgres_bin("initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust",
+                         "-E", "UTF8", "--no-sync")
+        assert done.returncode == 0, done.stderr.decode(errors="replace")
+        self.start()
+        return self
+
+    def start(self) -> None:
+        """Start the cluster unless it runs, and wait until it accepts connections."""
+        if not self.ready():
+            options = (f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off "
+                       "-c max_connections=200")
+            self._run(postgres_bin("pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "postgres.log"),
+                      "-o", options, "-w", "-t", str(int(READY_WAIT)), "start")
+        deadline = time.monotonic() + READY_WAIT
+        while not self.ready():
+            assert time.monotonic() < deadline, f"PostgreSQL did not start within {READY_WAIT:.0f} s:\n{self.log()}"
+            time.sleep(0.1)
+
+    def stop(self, mode: str = "immediate") -> None:
+        """Stop the cluster (``immediate``: as a crash would, no checkpoint, every connection cut)."""
+        done = self._run(postgres_bin("pg_ctl"), "-D", str(self.data), "-m", mode, "-w", "stop", timeout=60)
+        assert done.returncode == 0 or not self.ready(), done.stderr.decode(errors="replace")
+
+    def ready(self) -> bool:
+        """Tell whether the cluster accepts connections on its port."""
+        done = subprocess.run([postgres_bin("pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port)], timeout=30)
+        return done.returncode == 0
+
+    def log(self) -> str:
+        """Return the server's log."""
+        path = self.folder / "postgres.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def destroy(self) -> None:
+        """Stop the cluster (fast) and remove its files."""
+        if (self.data / "postmaster.pid").exists():
+            self._run(postgres_bin("pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop", timeout=60)
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def redis_ready() -> bool:
-    """Tell whether Redis answers a PING (at once: the client's own retries would take seconds)."""
-    client = redis.Redis(
-        host="127.0.0.1", port=REDIS_PORT, socket_connect_timeout=1, socket_timeout=1, retry=Retry(NoBackoff(), 0),
-    )
-    try:
-        return bool(client.ping())
-    except redis.exceptions.RedisError:
-        return False
-    finally:
-        client.close()
+class PrivateRedis:
+    """A ``redis-server`` child process on 127.0.0.1:``port``, persisting nothing."""
 
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
 
-def stop_redis() -> None:
-    """Shut Redis down without saving: every queued message is lost with it."""
-    subprocess.run(["redis-cli", "-p", str(REDIS_PORT), "shutdown", "nosave"], capture_output=True, timeout=30)
-    deadline = time.monotonic() + READY_WAIT
-    while redis_ready():
-        assert time.monotonic() < deadline, "Redis did not shut down"
-        time.sleep(0.05)
+    def url(self, db: int = 0) -> str:
+        """Return the broker URL of database ``db``."""
+        return f"redis://127.0.0.1:{self.port}/{db}"
 
+    def start(self) -> PrivateRedis:
+        """Start the server unless it runs, and wait until it answers a PING."""
+        if self.process is None or self.process.poll() is not None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with open(self.folder / "redis.log", "ab") as log:
+                self.process = subprocess.Popen(
+                    ["redis-server", "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+                     "--appendonly", "no", "--dir", str(self.folder)],
+                    stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+                )
+        deadline = time.monotonic() + READY_WAIT
+        while not self.ready():
+            assert self.process.poll() is None, (self.folder / "redis.log").read_text(errors="replace")
+            assert time.monotonic() < deadline, f"Redis did not start within {READY_WAIT:.0f} s"
+            time.sleep(0.05)
+        return self
 
-def restore_redis() -> None:
-    """Start Redis as CI runs it unless it answers, and wait until it does."""
-    if not redis_ready():
-        Path("/var/lib/redis").mkdir(parents=True, exist_ok=True)
-        subprocess.run(_REDIS_START, capture_output=True, timeout=30)
-    deadline = time.monotonic() + READY_WAIT
-    while not redis_ready():
-        assert time.monotonic() < deadline, f"Redis did not come back within {READY_WAIT:.0f} s"
-        time.sleep(0.05)
+    def stop(self) -> None:
+        """Kill the server: every queued message is lost with it."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(30)
+
+    def ready(self) -> bool:
+        """Tell whether the server answers a PING (at once: the client's own retries would take seconds)."""
+        client = redis.Redis(
+            host="127.0.0.1", port=self.port, socket_connect_timeout=1, socket_timeout=1, retry=Retry(NoBackoff(), 0),
+        )
+        try:
+            return bool(client.ping())
+        except redis.exceptions.RedisError:
+            return False
+        finally:
+            client.close()

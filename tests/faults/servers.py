@@ -19,7 +19,7 @@ from pathlib import Path
 from tests.e2e.test_serve import _free_port
 
 PITCH = Path(sys.executable).with_name("pitch")
-START_WAIT = 60.0
+START_WAIT = 300.0  # a cold kernel cache is compiled before the server listens
 
 
 def service_env(database_url: str, **extra: str) -> dict[str, str]:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from service.ports.jobs import PENDING, RUNNING
 from tests.faults.computers import check_computer_game, computer_table
+from tests.faults.outages import PrivatePostgres, PrivateRedis
 from tests.faults.waiting import wait_for
 
 KILLS = 3
@@ -24,9 +25,11 @@ MOVES_BEFORE_KILL = (1, 12)  # a random count of moves in this range, after the 
 HANDS = 30  # room for three kills, each of which may let about 7 hands go by (2.5 s at 100 moves/s)
 
 
-def test_workers_killed_at_random_moments_lose_no_move_and_play_none_twice(tmp_path: Path) -> None:
+def test_workers_killed_at_random_moments_lose_no_move_and_play_none_twice(
+    tmp_path: Path, private_postgres: PrivatePostgres, private_redis: PrivateRedis,
+) -> None:
     rng = random.Random(23)
-    with computer_table(tmp_path) as table:
+    with computer_table(tmp_path, private_postgres, private_redis) as table:
         workers = [table.start_worker(), table.start_worker()]
         for worker in workers:
             worker.wait_ready()

@@ -21,6 +21,7 @@ from service.store.db import make_engine, normalize_url
 from service.store.migrate import upgrade
 from tests.dbs import postgres_admin_url, postgres_database
 from tests.faults.logs import check_players
+from tests.faults.outages import PrivatePostgres
 from tests.faults.players import Player
 from tests.faults.servers import serve
 from tests.faults.waiting import wait_for
@@ -38,13 +39,15 @@ def _terminate(admin: sa.Engine, database: str) -> int:
         ), {"db": database}).all())
 
 
-def test_killed_database_connections_are_replaced_within_five_seconds(tmp_path: Path) -> None:
+def test_killed_database_connections_are_replaced_within_five_seconds(
+    tmp_path: Path, private_postgres: PrivatePostgres,
+) -> None:
     rng = random.Random(5)
-    with postgres_database() as url:
+    with postgres_database(private_postgres.admin_url) as url:
         upgrade(url)
         database = normalize_url(url).database
         assert database is not None
-        admin = sa.create_engine(normalize_url(postgres_admin_url()), isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+        admin = sa.create_engine(normalize_url(private_postgres.admin_url), isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
         with serve(url, tmp_path) as served:
             workers = served.worker_pids()
             stop = threading.Event()

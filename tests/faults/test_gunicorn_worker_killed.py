@@ -22,6 +22,7 @@ from service.store.db import make_engine
 from service.store.migrate import upgrade
 from tests.dbs import postgres_database
 from tests.faults.logs import check_players
+from tests.faults.outages import PrivatePostgres
 from tests.faults.players import Player
 from tests.faults.servers import Served, serve
 from tests.faults.waiting import wait_for
@@ -40,9 +41,11 @@ def _served_by(served: Served, pid: int) -> bool:
     return False
 
 
-def test_gunicorn_workers_killed_mid_play_lose_no_acknowledged_action(tmp_path: Path) -> None:
+def test_gunicorn_workers_killed_mid_play_lose_no_acknowledged_action(
+    tmp_path: Path, private_postgres: PrivatePostgres,
+) -> None:
     rng = random.Random(11)
-    with postgres_database() as url:
+    with postgres_database(private_postgres.admin_url) as url:
         upgrade(url)
         with serve(url, tmp_path) as served:
             stop = threading.Event()

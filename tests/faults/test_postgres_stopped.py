@@ -1,5 +1,5 @@
-"""PostgreSQL stopped at once (``pg_ctlcluster ... stop -m immediate``) while clients play,
-then started again.
+"""PostgreSQL stopped at once (``pg_ctl stop -m immediate``) while clients play, then started
+again: the fault tests' own cluster (tests/faults/outages.py), never the machine's.
 
 Under four players on ``pitch serve --workers 2``: every request during the outage (the
 players', and a probe's reads and writes of games, of a hint and of readiness) is a 503 ``/problems/unavailable`` with ``Retry-After`` (never a 500, never a hang), the same
@@ -21,7 +21,7 @@ from service.store.db import make_engine
 from service.store.migrate import upgrade
 from tests.dbs import postgres_database
 from tests.faults.logs import check_players
-from tests.faults.outages import restore_postgres, stop_postgres
+from tests.faults.outages import PrivatePostgres
 from tests.faults.players import Answer, Player, Sent
 from tests.faults.servers import serve
 from tests.faults.waiting import wait_for
@@ -40,9 +40,9 @@ def _unavailable(answer: Answer) -> bool:
 
 
 def test_a_database_stopped_mid_load_answers_503s_then_recovers_with_every_acknowledged_action_kept(
-    tmp_path: Path,
+    tmp_path: Path, private_postgres: PrivatePostgres,
 ) -> None:
-    with postgres_database() as url:
+    with postgres_database(private_postgres.admin_url) as url:
         upgrade(url)
         with serve(url, tmp_path) as served:
             workers = served.worker_pids()
@@ -66,7 +66,7 @@ def test_a_database_stopped_mid_load_answers_503s_then_recovers_with_every_ackno
             try:
                 wait_for(lambda: sum(len(p.acks) for p in players) >= 12, "the players to get going")
                 try:
-                    stop_postgres()
+                    private_postgres.stop()
                     down = time.monotonic()
                     outage: list[Answer] = []
                     while time.monotonic() < down + OUTAGE:
@@ -80,7 +80,7 @@ def test_a_database_stopped_mid_load_answers_503s_then_recovers_with_every_ackno
                         time.sleep(0.05)
                     back = time.monotonic()
                 finally:
-                    restore_postgres()
+                    private_postgres.start()
                 # The same processes serve again by themselves: the waiting action is taken on retry.
                 deadline = time.monotonic() + RECOVERY
                 while (answer := probe.call("POST", f"/v1/games/{game}/actions", action, tokens[waiting.seat],

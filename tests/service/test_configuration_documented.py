@@ -1,5 +1,6 @@
 """Every ``PITCH_*`` variable the code or the deploy files read is in the README's
-"Configuration" table (and so is PROMETHEUS_MULTIPROC_DIR, the one variable of a library).
+"Configuration" table (and so are PROMETHEUS_MULTIPROC_DIR and NUMBA_CACHE_DIR, the variables
+of libraries that the service sets or needs).
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def test_every_variable_is_in_the_readme_table() -> None:
     table = _configuration_table()
     missing = sorted(name for name in used if f"`{name}`" not in table)
     assert missing == [], f"add these to README.md's Configuration table: {missing}"
-    assert "`PROMETHEUS_MULTIPROC_DIR`" in table
+    assert "`PROMETHEUS_MULTIPROC_DIR`" in table and "`NUMBA_CACHE_DIR`" in table
 
 
 def test_the_table_names_no_variable_nothing_reads() -> None:

@@ -103,3 +103,36 @@ def test_granting_again_is_harmless_and_sqlite_is_refused(granted: tuple[str, st
     assert bad.exit_code != 0 and "role names" in bad.output
     sqlite = CliRunner().invoke(main, ["db", "grant", "x"], env={"PITCH_DATABASE_URL": "sqlite:///:memory:"})
     assert sqlite.exit_code != 0 and "PostgreSQL" in sqlite.output
+
+
+def test_a_role_password_is_set_at_creation_and_changed_again(granted: tuple[str, str]) -> None:
+    """``PITCH_ROLE_PASSWORD``: DDL takes no bound parameter, so the password is quoted into the statement."""
+    owner_url, _ = granted
+    role = f"pitch_pw_{secrets.token_hex(4)}"
+    password = "it's 100%; \"quoted\""
+    admin = sa.create_engine(make_url(postgres_admin_url()).set(drivername="postgresql+psycopg"),
+                             isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+
+    def stored_hash() -> str | None:
+        with admin.connect() as conn:
+            found = conn.execute(sa.text("SELECT rolpassword FROM pg_authid WHERE rolname = :r"), {"r": role}).scalar()
+            return None if found is None else str(found)
+
+    try:
+        for attempt in ("create", "alter"):
+            before = stored_hash()
+            env = {"PITCH_DATABASE_URL": owner_url, "PITCH_ROLE_PASSWORD": password + attempt}
+            result = CliRunner().invoke(main, ["db", "grant", role], env=env)
+            assert result.exit_code == 0, result.output
+            assert "PASSWORD '...'" in result.output and password not in result.output
+            assert stored_hash() is not None and stored_hash() != before
+    finally:
+        owner = sa.create_engine(make_url(owner_url).set(drivername="postgresql+psycopg"),
+                                 isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
+        with owner.connect() as conn:  # its grants live in the granted database
+            if conn.execute(sa.text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}).first():
+                conn.exec_driver_sql(f'DROP OWNED BY "{role}"')
+        owner.dispose()
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{role}"')
+        admin.dispose()

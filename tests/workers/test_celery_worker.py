@@ -7,6 +7,7 @@ use a Redis database of their own and empty it before and after.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -203,3 +204,18 @@ def test_a_worker_serves_its_jobs_metrics_summed_over_its_processes(
     text = wait_for(scraped, f"{done} finished moves in the worker's metrics", timeout=20)
     assert 'pitch_job_duration_seconds_count{kind="move",state="done"}' in text
     assert 'pitch_jobs{state="pending"}' in text
+
+
+def test_every_line_a_worker_writes_is_json(workers: Callable[..., Worker]) -> None:
+    """Celery's banner, its warnings and its shutdown message included (README "Logs")."""
+    worker = workers({"PITCH_LOG_LEVEL": "info"}, ("--pool", "prefork", "--concurrency", "1"))
+    worker.stop()
+    lines = [line for line in worker.log.read_text(errors="replace").splitlines() if line.strip()]
+    not_json = [line for line in lines if not line.startswith("{")]
+    assert not not_json, not_json[:10]
+    entries = [json.loads(line) for line in lines]
+    started = next(e for e in entries if e["message"].startswith("celery worker ") and e["message"].endswith(" started"))
+    assert started["broker"].startswith("redis://") and started["pool"] == "prefork" and started["tasks"] == ["pitch.run_job"]
+    assert any(e["message"] == "worker: Warm shutdown (MainProcess)" for e in entries)
+    if os.geteuid() == 0:  # Celery warns when it runs as root: the warning is a JSON line too
+        assert any(e["logger"] == "py.warnings" and "SecurityWarning" in e["message"] for e in entries)

@@ -27,13 +27,25 @@ import numpy as np
 try:
     from numba import njit as _njit
 
+    def _compiled(function: Callable[..., Any], **options: Any) -> Callable[..., Any]:
+        compiled: Callable[..., Any]
+        try:
+            compiled = _njit(cache=True, **options)(function)
+        except RuntimeError as error:
+            if "no locator available" not in str(error):
+                raise
+            # No writable place for numba's cache (a read-only install with no
+            # NUMBA_CACHE_DIR, service/jobs/warm.py): compiled in memory instead.
+            compiled = _njit(**options)(function)
+        return compiled
+
     def jit(function: Callable[..., Any]) -> Callable[..., Any]:
-        """Compile ``function`` with numba (no Python objects, cached on disk)."""
-        return _njit(cache=True, nogil=True, error_model="numpy")(function)
+        """Compile ``function`` with numba (no Python objects, cached on disk where it can be)."""
+        return _compiled(function, nogil=True, error_model="numpy")
 
     def inline(function: Callable[..., Any]) -> Callable[..., Any]:
         """Compile ``function`` with numba, inlined into its callers (the per-card steps)."""
-        return _njit(cache=True, nogil=True, error_model="numpy", inline="always")(function)
+        return _compiled(function, nogil=True, error_model="numpy", inline="always")
 except ImportError:  # pragma: no cover - numba is a dependency; this keeps the domain importable
     def jit(function: Callable[..., Any]) -> Callable[..., Any]:
         """Return ``function`` unchanged: it runs as plain Python."""
