@@ -7,19 +7,33 @@ OpenAPI document must say so, so every blueprint of the API is a ``PitchBlueprin
 A request schema given as a class is instantiated once, when the route is declared: webargs
 would build a new instance (and copy every field) for each request, which cost about a
 tenth of an action's CPU. Schemas keep no per-request state, so one instance serves every thread.
+
+A JSON body is parsed by service/api/bodies.py, which refuses what the schemas could not
+take safely (nesting too deep, lone surrogates, numbers beyond a double).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from flask import Request
 from flask_smorest import Blueprint
 from flask_smorest.arguments import FlaskParser
 from marshmallow import Schema
+from webargs import core
+from webargs.flaskparser import is_json_request
+
+from service.api.bodies import parse_body
 
 
 class _Parser(FlaskParser):  # type: ignore[misc]
     DEFAULT_VALIDATION_STATUS = 400
+
+    def _raw_load_json(self, req: Request) -> Any:
+        """Return the body's JSON value (or ``missing`` for a body that is not JSON) through parse_body."""
+        if not is_json_request(req):
+            return core.missing
+        return parse_body(req.get_data(cache=True))
 
 
 class PitchBlueprint(Blueprint):  # type: ignore[misc]
