@@ -19,6 +19,8 @@ README's "Configuration" table lists every variable (a test keeps it complete).
 | PITCH_PROXY_HOPS | trusted proxies in front of the API whose X-Forwarded-For names the client | 0 |
 | PITCH_REQUEST_TIMEOUT | seconds before gunicorn replaces a worker stuck on one request | 30 |
 | PITCH_WORKER_METRICS_PORT | port on PITCH_HOST where ``pitch worker`` serves its Prometheus metrics; unset: none | unset |
+| PITCH_MAX_BODY | bytes a request body may hold; a longer one is refused (413) before it is read | 65536 |
+| PITCH_CORS_ORIGINS | origins (``https://host:port``, comma-separated, or ``*``) whose browser pages may call the API; unset: none | unset |
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Mapping
 from service.db import default_sqlite_url
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
+DEFAULT_MAX_BODY = 65536  # 64 KiB: ten times the largest hand record of any preset
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +69,8 @@ class Settings:
     proxy_hops: int = 0
     request_timeout: int = 30
     worker_metrics_port: int | None = None
+    max_body: int = DEFAULT_MAX_BODY
+    cors_origins: tuple[str, ...] = ()
 
     @property
     def pool_size(self) -> int:
@@ -106,4 +111,6 @@ class Settings:
             proxy_hops=int(env.get("PITCH_PROXY_HOPS", "0")),
             request_timeout=int(env.get("PITCH_REQUEST_TIMEOUT", "30")),
             worker_metrics_port=int(env["PITCH_WORKER_METRICS_PORT"]) if env.get("PITCH_WORKER_METRICS_PORT") else None,
+            max_body=int(env.get("PITCH_MAX_BODY", str(DEFAULT_MAX_BODY))),
+            cors_origins=tuple(o.strip() for o in env.get("PITCH_CORS_ORIGINS", "").split(",") if o.strip()),
         )

@@ -14,7 +14,7 @@ from service.api.ops_routes import ops
 from service.api.replay_routes import replays
 from service.api.routes import games, meta
 from service.bootstrap import Services, build_services
-from service.config import RateLimits, Settings
+from service.config import DEFAULT_MAX_BODY, RateLimits, Settings
 from service.games import GameService
 from service.metrics import PrometheusMetrics
 
@@ -32,6 +32,7 @@ and deals, and `POST /v1/audits` replays and scores any hand record. Every error
 /problems/malformed-request (400), /problems/invalid-rules (400), /problems/unauthorized (401),
 /problems/not-found (404), /problems/method-not-allowed (405), /problems/version-conflict (409),
 /problems/game-not-finished (409), /problems/illegal-action (422), /problems/idempotency-key-reused (422),
+/problems/body-too-large (413: the body is longer than the service takes, 64 KiB unless configured),
 /problems/rate-limited (429, with Retry-After), /problems/unavailable (503, with Retry-After),
 /problems/log-altered (500: the game's stored events were changed outside the service), /problems/internal (500).
 Every answer carries an `X-Request-Id` header: the one the request sent (1-128 of `A-Za-z0-9._:-`) or a new one.
@@ -115,6 +116,9 @@ def create_app(
         services.start_runner()
     if services is not None and isinstance(services.metrics, PrometheusMetrics):
         metrics = services.metrics
+    # A longer body is refused (413) before it is read: werkzeug checks Content-Length, and
+    # stops a chunked body at the limit.
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body if settings is not None else DEFAULT_MAX_BODY
     if limits is None:
         limits = settings.limits if settings is not None else RateLimits.none()
     if settings is not None and settings.proxy_hops > 0:

@@ -22,6 +22,7 @@ from flask_smorest.arguments import FlaskParser
 from marshmallow import Schema
 from webargs import core
 from webargs.flaskparser import is_json_request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.api.bodies import parse_body
 
@@ -33,7 +34,13 @@ class _Parser(FlaskParser):  # type: ignore[misc]
         """Return the body's JSON value (or ``missing`` for a body that is not JSON) through parse_body."""
         if not is_json_request(req):
             return core.missing
-        return parse_body(req.get_data(cache=True))
+        data = req.get_data(cache=True)
+        limit = req.max_content_length
+        # A body of unknown length (chunked) is cut at the limit without an error; one that
+        # reaches the limit is taken as longer (werkzeug cannot tell without another read).
+        if limit is not None and req.content_length is None and len(data) >= limit:
+            raise RequestEntityTooLarge()
+        return parse_body(data)
 
 
 class PitchBlueprint(Blueprint):  # type: ignore[misc]

@@ -332,3 +332,4 @@ class Problem(Schema):
     checks = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "unavailable (from /readyz): each dependency and its state."})
     action_index = fields.Integer(metadata={"description": "illegal-action in an audited record: the index of the refused action."})
     reason = fields.String(metadata={"description": "illegal-action in an audited record: why the rules refuse it."})
+    max_bytes = fields.Integer(metadata={"description": "body-too-large: the most bytes a request body may hold."})

@@ -81,6 +81,7 @@ TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]]
         headers=bearer(g.tokens[g.to_act()]),
     ),
     "idempotency-key-reused": _reused,
+    "body-too-large": lambda c, g, s: c.post("/v1/audits", data=b" " * (1 << 20), content_type="application/json"),
     "rate-limited": _limited,
     "unavailable": _unavailable,
     "log-altered": _altered,
