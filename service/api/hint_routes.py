@@ -44,7 +44,9 @@ class Hints(MethodView):
 
         The answer's `Location` is where the hint appears: the suggested action and, for
         every legal action, the expected points of the seat's side. With `action`, the
-        hint also says whether that action differs from the suggestion.
+        hint also says whether that action differs from the suggestion; an `action` the
+        rules do not allow now is a 422 /problems/illegal-action that says why, as
+        posting it would be.
         """
         job = _hints().request_hint(game_id, _token(), body["level"], body["action"])
         payload = {"id": job.id, "status": "pending", "for_version": job.for_version}
