@@ -9,6 +9,7 @@ from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from service.api import observe, problems, schemas
+from service.api.action_schemas import document_action_unions
 from service.api.hint_routes import hints
 from service.api.ops_routes import ops
 from service.api.replay_routes import replays
@@ -77,6 +78,11 @@ class PitchApi(Api):  # type: ignore[misc]
 
     def handle_http_exception(self, error: Any) -> Any:
         return problems.http_problem(error)
+
+    def _init_spec(self, *args: Any, **kwargs: Any) -> None:
+        """Build the spec as flask-smorest does, documenting actions as a oneOf on their type."""
+        super()._init_spec(*args, **kwargs)
+        self.ma_plugin.converter.add_attribute_function(document_action_unions)
 
     def _register_responses(self) -> None:
         """Register the one shared response: the 400 that request validation answers (service/api/blueprint.py)."""

@@ -10,6 +10,10 @@ tenth of an action's CPU. Schemas keep no per-request state, so one instance ser
 
 A JSON body is parsed by service/api/bodies.py, which refuses what the schemas could not
 take safely (nesting too deep, lone surrogates, numbers beyond a double).
+
+Each operation names its id (``operation``: the name a generated client gives the call)
+and every problem it may answer (``problems``), each documented as problem+json with the
+kinds of that status and the headers that come with it (Retry-After, WWW-Authenticate).
 """
 
 from __future__ import annotations
@@ -24,7 +28,26 @@ from webargs import core
 from webargs.flaskparser import is_json_request
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from service.api import problems as problem_kinds
 from service.api.bodies import parse_body
+from service.api.schemas import Problem
+
+_HEADERS: dict[int, dict[str, Any]] = {
+    401: {"WWW-Authenticate": {
+        "description": "Bearer, as the seat token is sent.", "required": True, "schema": {"type": "string"},
+    }},
+    429: {"Retry-After": {
+        "description": "Seconds to wait before retrying.", "required": True, "schema": {"type": "integer", "minimum": 1},
+    }},
+    503: {"Retry-After": {
+        "description": "Seconds to wait before retrying.", "required": True, "schema": {"type": "integer", "minimum": 1},
+    }},
+}
+
+
+def _described(status: int) -> str:
+    kinds = ", ".join(f"/problems/{kind}" for kind, (code, _) in problem_kinds.PROBLEMS.items() if code == status)
+    return f"A problem (RFC 9457): {kinds}."
 
 
 class _Parser(FlaskParser):  # type: ignore[misc]
@@ -53,3 +76,18 @@ class PitchBlueprint(Blueprint):  # type: ignore[misc]
         if isinstance(schema, type) and issubclass(schema, Schema):
             schema = schema()
         return super().arguments(schema, *args, **kwargs)
+
+    def operation(self, operation_id: str) -> Any:
+        """Name the operation (its ``operationId``)."""
+        return self.doc(operationId=operation_id)
+
+    def problems(self, *statuses: int) -> Any:
+        """Document the problems the operation may answer, one response per status."""
+        def decorate(func: Any) -> Any:
+            for status in statuses:
+                func = self.alt_response(
+                    status, schema=Problem, content_type=problem_kinds.MEDIA_TYPE,
+                    description=_described(status), headers=_HEADERS.get(status),
+                )(func)
+            return func
+        return decorate

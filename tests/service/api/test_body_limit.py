@@ -114,7 +114,7 @@ def _record(**changes: Any) -> dict[str, Any]:
     ({"stock": ["AS"] * (MAX_CARDS + 1)}, f"at most {MAX_CARDS} cards"),
     ({"hand": MAX_DEAL + 1}, f"from 1 to {MAX_DEAL}"),
     ({"deal": 10**18}, f"from 1 to {MAX_DEAL}"),
-    ({"scores_before": [MAX_SCORE + 1, 0]}, f"from {-MAX_SCORE} to {MAX_SCORE}"),
+    ({"scores_before": [MAX_SCORE + 1, 0]}, f"is from {-MAX_SCORE} to {MAX_SCORE}"),
 ])
 def test_a_hand_record_beyond_its_bounds_is_a_400_that_names_the_bound(
     client: FlaskClient, changes: dict[str, Any], words: str,

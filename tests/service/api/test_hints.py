@@ -16,6 +16,7 @@ from service.api import create_app
 from service.bootstrap import build_services
 from service.config import Settings
 from tests.service.api.client import ApiGame, bearer
+from tests.service.api.documented import check_answer
 
 WAIT = 60.0
 
@@ -43,7 +44,7 @@ def poll(client: FlaskClient, location: str, token: str) -> dict[str, Any]:
     def done() -> dict[str, Any] | None:
         response = client.get(location, headers=bearer(token))
         assert response.status_code == 200, response.get_json()
-        body: dict[str, Any] = response.get_json()
+        body: dict[str, Any] = check_answer("getHint" if location.startswith("/v1/hints/") else "getBidAnalysis", response)
         return body if body["status"] != "pending" else None
     return wait_for(done, location)  # type: ignore[no-any-return]
 

@@ -26,4 +26,5 @@ def test_numbers_beyond_a_stored_version_are_400s_or_404s(client: FlaskClient) -
         f"/v1/games/{game.id}/actions", json={"expected_version": huge, "action": {"type": "pass"}},
         headers=bearer(game.tokens[game.to_act()]),
     )
-    assert response.status_code == 409
+    assert response.status_code == 400
+    assert response.get_json()["errors"] == ["expected_version: Must be greater than or equal to 0 and less than or equal to 2147483647."]
