@@ -34,6 +34,7 @@ and deals, and `POST /v1/audits` replays and scores any hand record. Every error
 /problems/not-found (404), /problems/method-not-allowed (405), /problems/version-conflict (409),
 /problems/game-not-finished (409), /problems/illegal-action (422), /problems/idempotency-key-reused (422),
 /problems/body-too-large (413: the body is longer than the service takes, 64 KiB unless configured),
+/problems/uri-too-long (414), /problems/headers-too-large (431),
 /problems/rate-limited (429, with Retry-After), /problems/unavailable (503, with Retry-After),
 /problems/log-altered (500: the game's stored events were changed outside the service), /problems/internal (500).
 Every answer carries an `X-Request-Id` header: the one the request sent (1-128 of `A-Za-z0-9._:-`) or a new one.

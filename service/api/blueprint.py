@@ -78,8 +78,10 @@ class PitchBlueprint(Blueprint):  # type: ignore[misc]
         return super().arguments(schema, *args, **kwargs)
 
     def operation(self, operation_id: str) -> Any:
-        """Name the operation (its ``operationId``)."""
-        return self.doc(operationId=operation_id)
+        """Name the operation (its ``operationId``) and document what any request may meet: a URI or headers too long."""
+        def decorate(func: Any) -> Any:
+            return self.problems(414, 431)(self.doc(operationId=operation_id)(func))
+        return decorate
 
     def problems(self, *statuses: int) -> Any:
         """Document the problems the operation may answer, one response per status."""

@@ -15,6 +15,8 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/illegal-action | 422 | the rules do not allow that action now |
 | /problems/idempotency-key-reused | 422 | the Idempotency-Key was used for a different request |
 | /problems/body-too-large | 413 | the request body is longer than the service takes (PITCH_MAX_BODY, ``max_bytes``) |
+| /problems/uri-too-long | 414 | the request line is longer than 4,094 bytes (gunicorn's limit, which the app keeps too) |
+| /problems/headers-too-large | 431 | more than 100 header fields, or one longer than 8,190 bytes (gunicorn's limits, kept by the app too) |
 | /problems/rate-limited | 429 | too many writes from this client, or hints for this seat; Retry-After says when to retry |
 | /problems/unavailable | 503 | the database (or, for /readyz, the broker) cannot be reached; Retry-After says when to retry |
 | /problems/log-altered | 500 | the game's stored events were changed outside the service and no longer verify (``first_bad_version``) |
@@ -50,6 +52,8 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "illegal-action": (422, "Illegal action"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
     "body-too-large": (413, "Request body too large"),
+    "uri-too-long": (414, "URI too long"),
+    "headers-too-large": (431, "Request header fields too large"),
     "rate-limited": (429, "Too many requests"),
     "unavailable": (503, "Service unavailable"),
     "log-altered": (500, "Game log altered"),

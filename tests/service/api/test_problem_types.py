@@ -82,6 +82,8 @@ TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]]
     ),
     "idempotency-key-reused": _reused,
     "body-too-large": lambda c, g, s: c.post("/v1/audits", data=b" " * (1 << 20), content_type="application/json"),
+    "uri-too-long": lambda c, g, s: c.get(f"/v1/games/{g.id}/events?after=" + "0" * 4100),
+    "headers-too-large": lambda c, g, s: c.get("/healthz", headers={"X-Padding": "x" * 8190}),
     "rate-limited": _limited,
     "unavailable": _unavailable,
     "log-altered": _altered,
