@@ -8,8 +8,9 @@ from flask import Flask
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.api import observe, problems, schemas
+from service.api import cors, observe, problems, schemas
 from service.api.action_schemas import document_action_unions
+from service.api.docs_routes import docs
 from service.api.hint_routes import hints
 from service.api.ops_routes import ops
 from service.api.replay_routes import replays
@@ -37,7 +38,7 @@ and deals, and `POST /v1/audits` replays and scores any hand record. Every error
 /problems/uri-too-long (414), /problems/headers-too-large (431),
 /problems/rate-limited (429, with Retry-After), /problems/unavailable (503, with Retry-After),
 /problems/log-altered (500: the game's stored events were changed outside the service), /problems/internal (500).
-Every answer carries an `X-Request-Id` header: the one the request sent (1-128 of `A-Za-z0-9._:-`) or a new one.
+The reference is browsable at `/docs`. Every answer carries an `X-Request-Id` header: the one the request sent (1-128 of `A-Za-z0-9._:-`) or a new one.
 
 `GET /v1/events?after=POSITION` lists every game's events by global position, as a spectator
 sees them, for projections and feeds: poll with `next`; no event is ever skipped.
@@ -144,6 +145,8 @@ def create_app(
     api.register_blueprint(meta)
     api.register_blueprint(replays)
     api.register_blueprint(ops)
+    app.register_blueprint(docs)
     problems.register(app)
     observe.install(app, metrics, observe.Limiters.from_limits(limits))
+    cors.install(app, settings.cors_origins if settings is not None else ())
     return app
