@@ -23,6 +23,7 @@ CHROMIUM = "/usr/bin/chromium"
 def test_the_page_and_every_asset_it_names_are_served_from_the_package(client: FlaskClient) -> None:
     page = client.get("/docs")
     assert page.status_code == 200 and page.mimetype == "text/html"
+    assert "script-src 'self';" in page.headers["Content-Security-Policy"]
     html = page.get_data(as_text=True)
     page.close()
     assert "//" not in html  # nothing from another host: no CDN
