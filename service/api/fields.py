@@ -3,7 +3,6 @@
 - ``Whole``: an integer as JSON Schema means one, a number with no fractional part: ``2``
   and ``2.0`` are both 2 (a generated client may send either); ``2.5``, ``"2"`` and
   ``true`` are refused.
-- ``Flag``: ``true`` or ``false`` only (marshmallow's Boolean also takes ``"yes"`` and ``1``).
 - ``card``, ``suit``: the notation of DESIGN.md ("Cards are written as two characters"),
   documented with its pattern; a card is a value of ``ALL_CARDS``, nothing else.
 - ``enum_of``: a closed set of strings, documented as an ``enum``.
@@ -34,15 +33,6 @@ class Whole(fields.Integer):
             value = int(value)
         validated: int = super()._validated(value)
         return validated
-
-
-class Flag(fields.Boolean):
-    """A JSON boolean, ``true`` or ``false``, and nothing that merely reads as one."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        if value is True or value is False:
-            return value
-        raise self.make_error("invalid", input=value)
 
 
 def _check_card(value: str) -> None:

@@ -14,7 +14,7 @@ from domain.events import EVENT_TYPES
 from domain.presets import PRESETS
 from domain.rules import OPTIONS, OptionSpec
 from service.api.action_schemas import ActionField
-from service.api.fields import Flag, Whole, card, enum_of, suit
+from service.api.fields import Whole, card, enum_of, suit
 from service.api.problems import PROBLEMS
 from service.games import SEAT_KINDS
 
