@@ -14,7 +14,8 @@ optionally, each side's score before the hand::
      "scores_before": [4, 7]}
 
 ``parse_record`` validates a record into domain values (MalformedError or RulesError
-naming what is wrong); ``records_of_game`` builds the records of a game from its events.
+naming what is wrong), within bounds no hand the rules deal can reach (``MAX_*``), so
+that auditing the largest record allowed takes milliseconds; ``records_of_game`` builds the records of a game from its events.
 Which deal a record covers: one ``HandDealt`` and what followed it, up to the next deal.
 """
 
@@ -36,6 +37,12 @@ from domain.rules import Rules, rules_from_dict
 from domain.state import INITIAL, GameState
 
 RECORD_FORMAT = "pitch-hand/v1"
+MAX_SEATS = 7  # the 'players' option's maximum
+MAX_CARDS = 54  # a card list: no more than a deck with both jokers
+MAX_ACTIONS = 1000  # random hands of every preset at every table size take at most about 60
+MAX_RESHUFFLES = 64
+MAX_DEAL = CHAIN_LENGTH  # hand and deal numbers: a game's deals end with its key chain
+MAX_SCORE = 10**6  # each side's score before the hand, either way
 _FIELDS = frozenset({
     "format", "rules", "seats", "sides", "hand", "deal", "dealer", "cards", "stock", "kitty",
     "actions", "scores_before", "reshuffles", "blind",
@@ -80,9 +87,15 @@ def _integer(data: Mapping[str, Any], name: str, default: int | None = None) -> 
     return int(value)
 
 
+def _bounded(value: object, where: str, most: int, what: str) -> None:
+    if isinstance(value, list) and len(value) > most:
+        raise MalformedError(f"{where} holds at most {most} {what}, not {len(value)}")
+
+
 def _cards(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise MalformedError(f"{where} must be a list of cards, not {value!r}")
+    _bounded(value, where, MAX_CARDS, "cards")
     try:
         return tuple(parse_card(card) for card in value)
     except MalformedError as error:
@@ -139,6 +152,7 @@ def _check_deal(rules: Rules, cards: Sequence[tuple[str, ...]], stock: tuple[str
 def _actions(rules: Rules, value: object) -> tuple[tuple[Mapping[str, Any], ...], tuple[Command, ...]]:
     if not isinstance(value, list):
         raise MalformedError(f"'actions' must be a list of actions, not {value!r}")
+    _bounded(value, "a hand record", MAX_ACTIONS, "actions")
     actions, commands = [], []
     for index, action in enumerate(value):
         if not isinstance(action, Mapping):
@@ -174,8 +188,8 @@ def parse_record(data: object) -> HandRecord:
         )
     hand = _integer(data, "hand", 1)
     deal = _integer(data, "deal", hand)
-    if hand < 1 or deal < 1:
-        raise MalformedError("'hand' and 'deal' count from 1")
+    if not (1 <= hand <= MAX_DEAL and 1 <= deal <= MAX_DEAL):
+        raise MalformedError(f"'hand' and 'deal' count from 1 to {MAX_DEAL}, the deals a game can have")
     dealer = _integer(data, "dealer")
     if not 0 <= dealer < rules.players:
         raise MalformedError(f"'dealer' must be a seat from 0 to {rules.players - 1}, not {dealer}")
@@ -188,6 +202,7 @@ def parse_record(data: object) -> HandRecord:
     rows = data.get("blind") or []
     if not isinstance(rows, list):
         raise MalformedError("'blind' must hold one list of face-down cards for each seat")
+    _bounded(rows, "'blind'", MAX_SEATS, "rows")
     blind = tuple(_cards(row, f"the face-down row of seat {seat}") for seat, row in enumerate(rows))
     stock = _check_deal(rules, cards, stock, kitty, blind)
     actions, commands = _actions(rules, data.get("actions", []))
@@ -197,10 +212,13 @@ def parse_record(data: object) -> HandRecord:
             isinstance(s, bool) or not isinstance(s, int) for s in scores
         ):
             raise MalformedError(f"'scores_before' must hold one whole number for each of the {rules.sides} sides")
+        if any(abs(s) > MAX_SCORE for s in scores):
+            raise MalformedError(f"'scores_before' must be scores from {-MAX_SCORE} to {MAX_SCORE}")
         scores = tuple(scores)
     reshuffles = data.get("reshuffles") or []
     if not isinstance(reshuffles, list):
         raise MalformedError("'reshuffles' must be a list of card lists, one per reshuffle of the discards")
+    _bounded(reshuffles, "'reshuffles'", MAX_RESHUFFLES, "reshuffles")
     return HandRecord(
         preset=preset, options=options, rules=rules, hand=hand, deal=deal, dealer=dealer,
         cards=cards, stock=stock, kitty=kitty, actions=actions, commands=commands,

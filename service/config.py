@@ -23,6 +23,8 @@ start with one line naming the variable (``SettingsError``), never a traceback l
 | PITCH_MAX_REQUESTS | requests a gunicorn worker serves before it is replaced by a fresh one; 0: never | 10000 |
 | PITCH_METRICS_PORT | port on PITCH_HOST where the gunicorn master serves /metrics (then not on the API's port) | unset |
 | PITCH_WORKER_METRICS_PORT | port on PITCH_HOST where ``pitch worker`` serves its Prometheus metrics; unset: none | unset |
+| PITCH_MAX_BODY | bytes a request body may hold; a longer one is refused (413) before it is read | 65536 |
+| PITCH_CORS_ORIGINS | origins (``https://host:port``, comma-separated, or ``*``) whose browser pages may call the API; unset: none | unset |
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 # The database URLs the service can use (service/store/db.py opens them).
 POSTGRES_SCHEMES = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
 SQLITE_SCHEMES = frozenset({"sqlite", "sqlite+pysqlite"})
+DEFAULT_MAX_BODY = 65536  # 64 KiB: ten times the largest hand record of any preset
 BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
 T = TypeVar("T", int, float)
 
@@ -86,6 +89,8 @@ class Settings:
     max_requests: int = 10000
     metrics_port: int | None = None
     worker_metrics_port: int | None = None
+    max_body: int = DEFAULT_MAX_BODY
+    cors_origins: tuple[str, ...] = ()
 
     @property
     def pool_size(self) -> int:
@@ -125,6 +130,8 @@ class Settings:
             max_requests=read.number("PITCH_MAX_REQUESTS", 10000, int, least=0),
             metrics_port=read.optional_port("PITCH_METRICS_PORT"),
             worker_metrics_port=read.optional_port("PITCH_WORKER_METRICS_PORT"),
+            max_body=read.number("PITCH_MAX_BODY", DEFAULT_MAX_BODY, int, least=1024),
+            cors_origins=tuple(o.strip() for o in read.text("PITCH_CORS_ORIGINS", "").split(",") if o.strip()),
         )
 
 

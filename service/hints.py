@@ -3,7 +3,9 @@ Analyze bid): requested as jobs (service/ports/jobs.py), read back by the seat t
 
 A hint is for the seat's own token only, and only when the seat is to act. It answers
 with the suggested action and every legal action's expected points; given the action
-the player means to take, it also says whether that differs from the suggestion. A
+the player means to take, it also says whether that differs from the suggestion. That
+action must be one the rules allow now: one they refuse is refused as an action is (an
+IllegalActionError with the rules' reason), before any hint is computed. A
 hint or analysis computed for a version the game has since moved past is "superseded".
 """
 
@@ -13,6 +15,7 @@ from typing import Any, Mapping
 
 from domain.actions import action_of, command_from_action
 from domain.ai.players import check_level
+from domain.decide import check_command
 from domain.errors import IllegalActionError
 from domain.legal import legal_commands
 from domain.state import BIDDING
@@ -65,7 +68,9 @@ class HintService:
             raise IllegalActionError(f"a hint is for the seat to act, and seat {seat} has nothing to do now")
         request: dict[str, Any] = {}
         if action is not None:
-            request["action"] = action_of(command_from_action(seat, action))
+            command = command_from_action(seat, action)
+            check_command(state, command)
+            request["action"] = action_of(command)
         return self._request(game_id, JobRequest(HINT, seat, level, state.version, request))
 
     def request_bid_analysis(

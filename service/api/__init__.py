@@ -8,14 +8,16 @@ from flask import Flask
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.api import observe, problems, schemas
+from service.api import cors, observe, problems, schemas
+from service.api.action_schemas import document_action_unions
+from service.api.docs_routes import docs
 from service.api.hint_routes import hints
 from service.api.ops_routes import ops
 from service.api.replay_routes import replays
 from service.api.routes import games, meta
 from service.api.web import web
 from service.bootstrap import Services, build_services
-from service.config import RateLimits, Settings
+from service.config import DEFAULT_MAX_BODY, RateLimits, Settings
 from service.games import GameService
 from service.metrics import PrometheusMetrics
 
@@ -33,9 +35,11 @@ and deals, and `POST /v1/audits` replays and scores any hand record. Every error
 /problems/malformed-request (400), /problems/invalid-rules (400), /problems/unauthorized (401),
 /problems/not-found (404), /problems/method-not-allowed (405), /problems/version-conflict (409),
 /problems/game-not-finished (409), /problems/illegal-action (422), /problems/idempotency-key-reused (422),
+/problems/body-too-large (413: the body is longer than the service takes, 64 KiB unless configured),
+/problems/uri-too-long (414), /problems/headers-too-large (431),
 /problems/rate-limited (429, with Retry-After), /problems/unavailable (503, with Retry-After),
 /problems/log-altered (500: the game's stored events were changed outside the service), /problems/internal (500).
-Every answer carries an `X-Request-Id` header: the one the request sent (1-128 of `A-Za-z0-9._:-`) or a new one.
+The reference is browsable at `/docs`. Every answer carries an `X-Request-Id` header: the one the request sent (1-128 of `A-Za-z0-9._:-`) or a new one.
 
 `GET /v1/events?after=POSITION` lists every game's events by global position, as a spectator
 sees them, for projections and feeds: poll with `next`; no event is ever skipped.
@@ -78,6 +82,11 @@ class PitchApi(Api):  # type: ignore[misc]
     def handle_http_exception(self, error: Any) -> Any:
         return problems.http_problem(error)
 
+    def _init_spec(self, *args: Any, **kwargs: Any) -> None:
+        """Build the spec as flask-smorest does, documenting actions as a oneOf on their type."""
+        super()._init_spec(*args, **kwargs)
+        self.ma_plugin.converter.add_attribute_function(document_action_unions)
+
     def _register_responses(self) -> None:
         """Register the one shared response: the 400 that request validation answers (service/api/blueprint.py)."""
         self.spec.components.response("BAD_REQUEST", {
@@ -116,6 +125,9 @@ def create_app(
         services.start_runner()
     if services is not None and isinstance(services.metrics, PrometheusMetrics):
         metrics = services.metrics
+    # A longer body is refused (413) before it is read: werkzeug checks Content-Length, and
+    # stops a chunked body at the limit.
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body if settings is not None else DEFAULT_MAX_BODY
     if limits is None:
         limits = settings.limits if settings is not None else RateLimits.none()
     if settings is not None and settings.proxy_hops > 0:
@@ -135,6 +147,8 @@ def create_app(
     api.register_blueprint(replays)
     api.register_blueprint(ops)
     app.register_blueprint(web)  # the web client: static files, outside the API's document
+    app.register_blueprint(docs)
     problems.register(app)
     observe.install(app, metrics, observe.Limiters.from_limits(limits))
+    cors.install(app, settings.cors_origins if settings is not None else ())
     return app

@@ -9,8 +9,7 @@ from flask.views import MethodView
 
 from service.api.blueprint import PitchBlueprint
 from service.api import hint_schemas
-from service.api.routes import PROBLEM, _token
-from service.api.schemas import Problem
+from service.api.routes import LOCATION, _token
 from service.hints import HintService
 from service.ports.jobs import BID_ANALYSIS, HINT
 
@@ -25,26 +24,21 @@ def _hints() -> HintService:
     return service
 
 
-def _problems(*codes: int) -> Any:
-    def decorate(func: Any) -> Any:
-        for code in codes:
-            func = hints.alt_response(code, schema=Problem, content_type=PROBLEM, description="A problem (RFC 9457).")(func)
-        return func
-    return decorate
-
-
 @hints.route("/games/<game_id>/hints")
 class Hints(MethodView):
     @hints.arguments(hint_schemas.HintRequest, required=False)
-    @hints.response(202, hint_schemas.JobAccepted, headers={"Location": {"schema": {"type": "string"}}})
+    @hints.response(202, hint_schemas.JobAccepted, headers={"Location": LOCATION})
     @hints.doc(security=[{"seatToken": []}])
-    @_problems(400, 401, 404, 422)
+    @hints.operation("requestHint")
+    @hints.problems(400, 401, 404, 413, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Ask for a hint for the token's seat, which must be to act.
 
         The answer's `Location` is where the hint appears: the suggested action and, for
         every legal action, the expected points of the seat's side. With `action`, the
-        hint also says whether that action differs from the suggestion.
+        hint also says whether that action differs from the suggestion; an `action` the
+        rules do not allow now is a 422 /problems/illegal-action that says why, as
+        posting it would be.
         """
         job = _hints().request_hint(game_id, _token(), body["level"], body["action"])
         payload = {"id": job.id, "status": "pending", "for_version": job.for_version}
@@ -55,7 +49,8 @@ class Hints(MethodView):
 class Hint(MethodView):
     @hints.response(200, hint_schemas.HintOut)
     @hints.doc(security=[{"seatToken": []}])
-    @_problems(401, 404)
+    @hints.operation("getHint")
+    @hints.problems(401, 404, 503)
     def get(self, hint_id: str) -> Any:
         """Read a hint, with the token of the seat that asked for it."""
         return _hints().read(hint_id, _token(), HINT)
@@ -64,9 +59,10 @@ class Hint(MethodView):
 @hints.route("/games/<game_id>/bid-analysis")
 class BidAnalyses(MethodView):
     @hints.arguments(hint_schemas.BidAnalysisRequest)
-    @hints.response(202, hint_schemas.JobAccepted, headers={"Location": {"schema": {"type": "string"}}})
+    @hints.response(202, hint_schemas.JobAccepted, headers={"Location": LOCATION})
     @hints.doc(security=[{"seatToken": []}])
-    @_problems(400, 401, 404, 422)
+    @hints.operation("requestBidAnalysis")
+    @hints.problems(400, 401, 404, 413, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Ask how likely a bid is to make, for each trump suit the seat could name.
 
@@ -81,7 +77,8 @@ class BidAnalyses(MethodView):
 class BidAnalysis(MethodView):
     @hints.response(200, hint_schemas.BidAnalysisOut)
     @hints.doc(security=[{"seatToken": []}])
-    @_problems(401, 404)
+    @hints.operation("getBidAnalysis")
+    @hints.problems(401, 404, 503)
     def get(self, analysis_id: str) -> Any:
         """Read a bid analysis, with the token of the seat that asked for it."""
         return _hints().read(analysis_id, _token(), BID_ANALYSIS)

@@ -4,31 +4,35 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from service.api.schemas import Action
+from service.api.action_schemas import ActionField
+from service.api.fields import Whole, enum_of, suit
 
 LEVEL = {"description": "The computer player's level, 1 (beginner) to 6 (strongest)."}
-STATUS = {
-    "description": "pending (being computed), done, superseded (the game has moved past "
-    "`for_version`), or failed (see `error`).",
-}
+STATUSES = ("pending", "done", "superseded", "failed")
+STATUS = (
+    "pending (being computed), done, superseded (the game has moved past `for_version`), or failed (see `error`)."
+)
 
 
 class HintRequest(Schema):
-    level = fields.Integer(strict=True, load_default=4, validate=validate.Range(min=1, max=6), metadata=LEVEL)
-    action = fields.Nested(
-        Action, load_default=None, allow_none=True,
-        metadata={"description": "The action the player means to take; the hint then says whether it differs."},
+    level = Whole(load_default=4, validate=validate.Range(min=1, max=6), metadata=LEVEL)
+    action = ActionField(
+        load_default=None, allow_none=True,
+        metadata={"description": (
+            "The action the player means to take, one the rules allow now (else a 422 that says why); "
+            "the hint then says whether it differs from the suggestion."
+        )},
     )
 
 
 class JobAccepted(Schema):
     id = fields.String(required=True)
-    status = fields.String(required=True, metadata=STATUS)
+    status = enum_of(("pending",), "pending: see Location.", required=True)
     for_version = fields.Integer(required=True, metadata={"description": "The game version it is computed for."})
 
 
 class ActionEstimate(Schema):
-    action = fields.Nested(Action, required=True)
+    action = ActionField(required=True)
     expected_points = fields.Float(
         required=True, metadata={"description": "The mean change of the seat's side's score over the rest of the hand."},
     )
@@ -49,11 +53,11 @@ class HintOut(Schema):
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
     level = fields.Integer(required=True, metadata=LEVEL)
-    status = fields.String(required=True, metadata=STATUS)
+    status = enum_of(STATUSES, STATUS, required=True)
     for_version = fields.Integer(required=True)
-    suggestion = fields.Nested(Action, allow_none=True, required=True)
+    suggestion = ActionField(allow_none=True, required=True)
     estimates = fields.List(fields.Nested(ActionEstimate), required=True)
-    action = fields.Nested(Action, allow_none=True, required=True, metadata={"description": "The intended action sent."})
+    action = ActionField(allow_none=True, required=True, metadata={"description": "The intended action sent."})
     differs = fields.Boolean(
         allow_none=True, required=True,
         metadata={"description": "Whether the intended action differs from the suggestion (null without one)."},
@@ -62,12 +66,12 @@ class HintOut(Schema):
 
 
 class BidAnalysisRequest(Schema):
-    bid = fields.Integer(strict=True, required=True, metadata={"description": "The bid to analyze."})
-    level = fields.Integer(strict=True, load_default=4, validate=validate.Range(min=1, max=6), metadata=LEVEL)
+    bid = Whole(required=True, metadata={"description": "The bid to analyze: one the seat may make now (else a 422)."})
+    level = Whole(load_default=4, validate=validate.Range(min=1, max=6), metadata=LEVEL)
 
 
 class SuitChance(Schema):
-    suit = fields.String(required=True, metadata={"description": "The trump suit named after the bid."})
+    suit = suit("The trump suit named after the bid.", required=True)
     probability = fields.Float(required=True, metadata={"description": "The estimated chance that the bid makes."})
     standard_error = fields.Float(
         required=True, metadata={"description": "The standard error of probability over the deals played."},
@@ -80,7 +84,7 @@ class BidAnalysisOut(Schema):
     game_id = fields.String(required=True)
     seat = fields.Integer(required=True)
     level = fields.Integer(required=True, metadata=LEVEL)
-    status = fields.String(required=True, metadata=STATUS)
+    status = enum_of(STATUSES, STATUS, required=True)
     for_version = fields.Integer(required=True)
     bid = fields.Integer(required=True)
     estimates = fields.List(fields.Nested(SuitChance), required=True)

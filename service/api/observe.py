@@ -6,10 +6,17 @@
 - One JSON log line per request (method, route, path, status, duration, client).
 - ``pitch_http_request_duration_seconds`` by route (the URL rule, so game ids do not
   multiply the series), method and status.
+- The request's size: a request line longer than gunicorn's ``limit_request_line``
+  (4,094 bytes), more header fields than its ``limit_request_fields`` (100) or one longer
+  than its ``limit_request_field_size`` (8,190) is answered 414 ``/problems/uri-too-long``
+  or 431 ``/problems/headers-too-large``, as gunicorn answers them before the app; the app
+  keeps the same limits so that the answer is the same behind any server.
 - Rate limits (service/ratelimit.py): every write (POST) takes a token of its client
   address's bucket; a hint or bid analysis also takes one of its seat's (the game and
   the token's hash). An empty bucket answers 429 ``/problems/rate-limited`` with
-  Retry-After.
+  Retry-After. A write that only a seat may make (an action, a hint, a bid analysis)
+  sent with no Authorization header at all is answered 401 first: it costs nothing to
+  refuse, and the client learns what it lacks instead of when to retry.
 """
 
 from __future__ import annotations
@@ -30,7 +37,11 @@ from service.ratelimit import TokenBuckets, retry_after
 log = logging.getLogger("pitch.http")
 
 WRITE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+MAX_REQUEST_LINE = 4094  # gunicorn's limit_request_line
+MAX_HEADER_FIELDS = 100  # gunicorn's limit_request_fields
+MAX_HEADER_FIELD = 8190  # gunicorn's limit_request_field_size
 HINT_ENDPOINTS = frozenset({"hints.Hints", "hints.BidAnalyses"})
+SEAT_WRITES = HINT_ENDPOINTS | {"games.Actions"}
 
 
 @dataclass
@@ -57,7 +68,7 @@ def install(app: Flask, metrics: Metrics, limiters: Limiters) -> None:
         g.started = time.perf_counter()
         g.request_id = accept_request_id(request.headers.get(REQUEST_ID_HEADER))
         g.request_id_token = bind_request_id(g.request_id)
-        return _limit(metrics, limiters)
+        return _too_large() or _limit(metrics, limiters)
 
     @app.after_request
     def _end(response: Response) -> Response:
@@ -84,9 +95,26 @@ def install(app: Flask, metrics: Metrics, limiters: Limiters) -> None:
                 pass
 
 
+def _too_large() -> Response | None:
+    environ = request.environ
+    target = environ.get("RAW_URI") or request.full_path
+    line = len(request.method) + 1 + len(target) + 1 + len(environ.get("SERVER_PROTOCOL", "HTTP/1.1"))
+    if line > MAX_REQUEST_LINE:
+        return problems.problem("uri-too-long", f"the request line is {line} bytes; at most {MAX_REQUEST_LINE} are read")
+    fields = list(request.headers.items())
+    longest = max((len(name) + 2 + len(value) for name, value in fields), default=0)
+    if len(fields) > MAX_HEADER_FIELDS or longest > MAX_HEADER_FIELD:
+        return problems.problem("headers-too-large", (
+            f"at most {MAX_HEADER_FIELDS} header fields of at most {MAX_HEADER_FIELD} bytes each are read"
+        ))
+    return None
+
+
 def _limit(metrics: Metrics, limiters: Limiters) -> Response | None:
     if request.method not in WRITE_METHODS:
         return None
+    if request.endpoint in SEAT_WRITES and "Authorization" not in request.headers:
+        return problems.problem("unauthorized", "only a seat may do this: send its token as 'Authorization: Bearer <token>'")
     wait = limiters.writes.take(f"client:{request.remote_addr}")
     if wait:
         metrics.rate_limited("writes")

@@ -40,8 +40,8 @@ def _check(name: str, probe: Any) -> str:
 @ops.route("/readyz")
 class Ready(MethodView):
     @ops.response(200, schemas.Readiness)
-    @ops.alt_response(503, schema=schemas.Problem, content_type=problems.MEDIA_TYPE,
-                      description="Not ready: a problem naming what cannot be reached, with Retry-After.")
+    @ops.operation("getReadiness")
+    @ops.problems(503)
     def get(self) -> Any:
         """Tell whether this process can serve: the database answers, and the broker when one is set."""
         service: GameService = current_app.extensions["pitch"]
@@ -61,6 +61,7 @@ class Ready(MethodView):
 
 @ops.route("/metrics")
 class Metrics(MethodView):
+    @ops.operation("getMetrics")
     @ops.doc(responses={200: {
         "description": "Every metric in the Prometheus text format (version 0.0.4).",
         "content": {"text/plain": {"schema": {"type": "string"}}},

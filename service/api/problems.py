@@ -14,6 +14,9 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/game-not-finished | 409 | the whole record of a game that is still being played |
 | /problems/illegal-action | 422 | the rules do not allow that action now |
 | /problems/idempotency-key-reused | 422 | the Idempotency-Key was used for a different request |
+| /problems/body-too-large | 413 | the request body is longer than the service takes (PITCH_MAX_BODY, ``max_bytes``) |
+| /problems/uri-too-long | 414 | the request line is longer than 4,094 bytes (gunicorn's limit, which the app keeps too) |
+| /problems/headers-too-large | 431 | more than 100 header fields, or one longer than 8,190 bytes (gunicorn's limits, kept by the app too) |
 | /problems/rate-limited | 429 | too many writes from this client, or hints for this seat; Retry-After says when to retry |
 | /problems/unavailable | 503 | the database (or, for /readyz, the broker) cannot be reached; Retry-After says when to retry |
 | /problems/log-altered | 500 | the game's stored events were changed outside the service and no longer verify (``first_bad_version``) |
@@ -48,6 +51,9 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "game-not-finished": (409, "Game not finished"),
     "illegal-action": (422, "Illegal action"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
+    "body-too-large": (413, "Request body too large"),
+    "uri-too-long": (414, "URI too long"),
+    "headers-too-large": (431, "Request header fields too large"),
     "rate-limited": (429, "Too many requests"),
     "unavailable": (503, "Service unavailable"),
     "log-altered": (500, "Game log altered"),
@@ -101,6 +107,11 @@ def http_problem(error: HTTPException) -> Response:
         return problem(
             "method-not-allowed", f"{request.path} does not take {request.method}",
             {"Allow": allowed} if allowed else None,
+        )
+    if code == 413:
+        limit = current_app.config.get("MAX_CONTENT_LENGTH")
+        return problem(
+            "body-too-large", f"the body is longer than the {limit} bytes a request may hold", max_bytes=limit,
         )
     if code == 415:
         return problem("malformed-request", "send the body as application/json")

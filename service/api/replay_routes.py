@@ -17,7 +17,7 @@ from flask.views import MethodView
 
 from service.api.blueprint import PitchBlueprint
 from service.api import problems, replay_schemas as rs, schemas
-from service.api.routes import PROBLEM, _token
+from service.api.routes import _token
 from service.audits import AuditService, GameNotFinishedError, IllegalRecordError
 from service.games import GameService
 
@@ -30,14 +30,6 @@ replays = PitchBlueprint(
 def _audits() -> AuditService:
     games: GameService = current_app.extensions["pitch"]
     return AuditService(games)
-
-
-def _problems(*codes: int, schema: Any = schemas.Problem) -> Any:
-    def decorate(func: Any) -> Any:
-        for code in codes:
-            func = replays.alt_response(code, schema=schema, content_type=PROBLEM, description="A problem (RFC 9457).")(func)
-        return func
-    return decorate
 
 
 @replays.errorhandler(IllegalRecordError)
@@ -58,7 +50,8 @@ def _not_finished(error: GameNotFinishedError) -> Response:
 class Hand(MethodView):
     @replays.response(200, rs.HandView)
     @replays.doc(security=[{}, {"seatToken": []}])
-    @_problems(401, 404)
+    @replays.operation("getHand")
+    @replays.problems(401, 404, 503)
     def get(self, game_id: str, number: int) -> Any:
         """Replay hand `number` (from 1): the deal, the auction, trump, every trick and the score.
 
@@ -72,7 +65,8 @@ class Hand(MethodView):
 @replays.route("/games/<game_id>/record")
 class Record(MethodView):
     @replays.response(200, rs.GameRecord)
-    @_problems(404, 409)
+    @replays.operation("getGameRecord")
+    @replays.problems(404, 409, 503)
     def get(self, game_id: str) -> Any:
         """Export a finished game as hand records, one per deal (409 while the game is played)."""
         return _audits().record(game_id)
@@ -81,7 +75,8 @@ class Record(MethodView):
 @replays.route("/games/<game_id>/audit")
 class GameAudit(MethodView):
     @replays.response(200, rs.GameAudit)
-    @_problems(404)
+    @replays.operation("auditGame")
+    @replays.problems(404, 503)
     def get(self, game_id: str) -> Any:
         """Audit a game: the hash chain, every finished hand's score recomputed, every deal's fairness.
 
@@ -95,8 +90,12 @@ class GameAudit(MethodView):
 class RecordAudits(MethodView):
     @replays.arguments(rs.HandRecord, example=rs.RECORD_EXAMPLE, description="A complete hand record.")
     @replays.response(200, rs.RecordAudit)
-    @_problems(400)
-    @_problems(422, schema=rs.IllegalRecordProblem)
+    @replays.operation("auditRecord")
+    @replays.problems(400, 413, 429)
+    @replays.alt_response(
+        422, schema=rs.IllegalRecordProblem, content_type=problems.MEDIA_TYPE,
+        description="A problem (RFC 9457): /problems/illegal-action, at `action_index`.",
+    )
     def post(self, record: dict[str, Any]) -> Any:
         """Audit a hand record: replay it through the rules and score it with the evidence for every point.
 

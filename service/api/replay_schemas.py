@@ -1,8 +1,9 @@
 """Bodies of the replay and audit endpoints (marshmallow), which openapi.yaml documents.
 
 The hand record (domain/records.py) is the one request body: a complete hand played
-anywhere. The schema refuses wrong types and unknown fields (400); the domain then
-checks that the deal is one deck dealt by the rules and replays the actions.
+anywhere. The schema refuses wrong types, unknown fields and records beyond the bounds of
+domain/records.py (400); the domain then checks that the deal is one deck dealt by the
+rules and replays the actions.
 """
 
 from __future__ import annotations
@@ -11,9 +12,19 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from domain.records import MAX_ACTIONS, MAX_CARDS, MAX_DEAL, MAX_RESHUFFLES, MAX_SCORE, MAX_SEATS, RECORD_FORMAT
 from service.api import schemas
+from service.api.action_schemas import RECORD_ACTION, ActionField
+from service.api.fields import Whole, card, enum_of, suit
+from service.api.fields import cards as card_list
 
-CARDS = fields.List(fields.String(metadata=schemas.CARD))
+
+def _most(most: int, what: str) -> validate.Length:
+    return validate.Length(max=most, error=f"a hand record holds at most {{max}} {what}")
+
+
+NUMBERED = validate.Range(min=1, max=MAX_DEAL, error="'hand' and 'deal' count from {min} to {max}, the deals a game can have")
+SCORE = validate.Range(min=-MAX_SCORE, max=MAX_SCORE, error="a score before the hand is from {min} to {max}")
 
 
 class ViewQuery(Schema):
@@ -23,38 +34,43 @@ class ViewQuery(Schema):
     )
 
 
-class RecordRules(Schema):
-    preset = fields.String(load_default="team-auction", metadata={"description": "A preset's name (GET /v1/rules/presets)."})
-    options = fields.Dict(keys=fields.String(), load_default=dict, metadata={"description": "Options overriding the preset."})
-
-
-class RecordAction(schemas.Action):
-    seat = fields.Integer(required=True, strict=True, metadata={"description": "The seat that acted."})
-
-
 class HandRecord(Schema):
     """A complete hand: rules, deal, actions in order and, optionally, the scores before it."""
 
-    format = fields.String(metadata={"description": "pitch-hand/v1 (optional)."})
-    rules = fields.Nested(RecordRules, required=True)
-    seats = fields.Integer(strict=True, metadata={"description": "Seats at the table; must agree with the rules."})
-    sides = fields.Integer(strict=True, metadata={"description": "Sides (a team or a lone player); must agree with the rules."})
-    hand = fields.Integer(strict=True, metadata={"description": "The hand's number in its game (default 1)."})
-    deal = fields.Integer(strict=True, metadata={"description": "The deal's number in its game, redeals included (default: the hand's)."})
-    dealer = fields.Integer(required=True, strict=True)
-    cards = fields.List(CARDS, required=True, metadata={"description": "Each seat's dealt cards, in seat order and in the order dealt."})
-    stock = fields.List(fields.String(), allow_none=True, metadata={
-        "description": "The undealt cards in order; when given, seats, stock and kitty must hold the whole deck. "
-                       "Omitted: the undealt cards in the deck's standard order."})
-    kitty = fields.List(fields.String(), allow_none=True, metadata={"description": "The kitty, where the rules deal one."})
-    blind = fields.List(CARDS, allow_none=True, metadata={
+    format = enum_of((RECORD_FORMAT,), f"{RECORD_FORMAT} (optional).")
+    rules = fields.Nested(schemas.RulesRequest, required=True)
+    seats = Whole(validate=validate.Range(min=2, max=MAX_SEATS), metadata={
+        "description": "Seats at the table; must agree with the rules."})
+    sides = Whole(validate=validate.Range(min=2, max=MAX_SEATS), metadata={
+        "description": "Sides (a team or a lone player); must agree with the rules."})
+    hand = Whole(validate=NUMBERED, metadata={
+        "description": "The hand's number in its game (default 1)."})
+    deal = Whole(validate=NUMBERED, metadata={
+        "description": "The deal's number in its game, redeals included (default: the hand's)."})
+    dealer = Whole(required=True, validate=validate.Range(min=0, max=MAX_SEATS - 1))
+    cards = fields.List(
+        card_list("A seat's dealt cards, in the order dealt.", MAX_CARDS), required=True, validate=_most(MAX_SEATS, "seats"),
+        metadata={"description": "Each seat's dealt cards, in seat order and in the order dealt."},
+    )
+    stock = card_list(
+        "The undealt cards in order; when given, seats, stock and kitty must hold the whole deck. "
+        "Omitted: the undealt cards in the deck's standard order.", MAX_CARDS, allow_none=True,
+    )
+    kitty = card_list("The kitty, where the rules deal one.", MAX_CARDS, allow_none=True)
+    blind = fields.List(card_list("A seat's face-down row.", MAX_CARDS), allow_none=True, validate=_most(MAX_SEATS, "rows"), metadata={
         "description": "Each seat's face-down row, where the rules deal one (001 'Fish Pitch')."})
-    reshuffles = fields.List(CARDS, allow_none=True, metadata={
-        "description": "The order of each reshuffle of the discards under the stock (000 'Discarding'), in turn."})
-    actions = fields.List(fields.Nested(RecordAction), required=True, metadata={
+    reshuffles = fields.List(
+        card_list("The discards in the order they went under the stock.", MAX_CARDS), allow_none=True,
+        validate=_most(MAX_RESHUFFLES, "reshuffles"), metadata={
+            "description": "The order of each reshuffle of the discards under the stock (000 'Discarding'), in turn."},
+    )
+    actions = fields.List(ActionField(RECORD_ACTION), required=True, validate=_most(MAX_ACTIONS, "actions"), metadata={
         "description": "Every action in order, as POST /v1/games/{id}/actions takes it, with the acting seat."})
-    scores_before = fields.List(fields.Integer(strict=True), allow_none=True, metadata={
-        "description": "Each side's score before the hand; with it the audit gives the scores after and whether the game ended."})
+    scores_before = fields.List(
+        Whole(validate=SCORE), allow_none=True,
+        validate=validate.Length(min=2, max=MAX_SEATS), metadata={
+            "description": "Each side's score before the hand; with it the audit gives the scores after and whether the game ended."},
+    )
 
 
 class HandView(Schema):
@@ -63,16 +79,16 @@ class HandView(Schema):
     deal = fields.Integer(required=True)
     dealer = fields.Integer(required=True)
     finished = fields.Boolean(required=True, metadata={"description": "True once the deal is over and every card is shown."})
-    cards = fields.List(fields.List(fields.String(), allow_none=True), required=True, metadata={
+    cards = fields.List(fields.List(card(), allow_none=True), required=True, metadata={
         "description": "Each seat's dealt cards; while the deal is played, null for every seat but the caller's."})
-    stock = fields.List(fields.String(), allow_none=True, metadata={"description": "The stock in order; null while the deal is played."})
-    kitty = fields.List(fields.String(), allow_none=True, metadata={"description": "The kitty; null while the deal is played."})
+    stock = card_list("The stock in order; null while the deal is played.", allow_none=True)
+    kitty = card_list("The kitty; null while the deal is played.", allow_none=True)
     actions = fields.List(fields.Dict(), required=True, metadata={
         "description": "Every action in order, as a hand record lists them (discards and draws included)."})
     bids = fields.List(fields.Nested(schemas.BidOut), required=True)
     high_bid = fields.Integer(allow_none=True)
     maker = fields.Integer(allow_none=True)
-    trump = fields.String(allow_none=True)
+    trump = suit("The trump suit, once named.", allow_none=True)
     tricks = fields.List(fields.Nested(schemas.TrickOut), required=True, metadata={"description": "Every finished trick: leader, cards in order, winner."})
     trick = fields.Nested(schemas.TrickOnTable, allow_none=True, metadata={"description": "The trick on the table, while one is being played."})
     score = fields.Nested(schemas.HandScoreOut, allow_none=True, metadata={"description": "The score breakdown, once the hand is scored."})
@@ -145,15 +161,18 @@ class DealProof(Schema):
     deal = fields.Integer(required=True)
     hand = fields.Integer(required=True)
     version = fields.Integer(required=True)
-    status = fields.String(required=True, metadata={"description": "proven, pending (its key is revealed when it ends) or failed."})
+    status = enum_of(("proven", "pending", "failed"), "proven, pending (its key is revealed when it ends) or failed.", required=True)
     key = fields.String(allow_none=True)
     problems = fields.List(fields.String(), required=True)
 
 
 class FairnessCheck(Schema):
     algorithm = fields.String(required=True)
-    seed_source = fields.String(required=True, metadata={"description": "server, or client (reproducible, never fair)."})
-    verdict = fields.String(required=True, metadata={"description": "fair, fair-so-far, reproducible, failed or unverifiable."})
+    seed_source = enum_of(("server", "client"), "server, or client (reproducible, never fair).", required=True)
+    verdict = enum_of(
+        ("fair", "fair-so-far", "reproducible", "failed", "unverifiable"),
+        "fair, fair-so-far, reproducible, failed or unverifiable.", required=True,
+    )
     summary = fields.String(required=True)
     seed_revealed = fields.Boolean(required=True)
     seed_verified = fields.Boolean(allow_none=True)

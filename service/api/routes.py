@@ -19,6 +19,7 @@ games = PitchBlueprint("games", __name__, url_prefix="/v1", description="Create 
 meta = PitchBlueprint("meta", __name__, description="Rules, presets and health.")
 
 PROBLEM = "application/problem+json"
+LOCATION = {"description": "Where the created resource is.", "schema": {"type": "string"}}
 IDEMPOTENCY_HEADER = {
     "name": "Idempotency-Key", "in": "header", "required": False,
     "description": "A key chosen by the client; a repeat of the same request with the same key returns the first answer.",
@@ -56,19 +57,12 @@ def _as_dumped(payload: dict[str, Any], status: int, headers: dict[str, str] | N
     return response
 
 
-def _problems(*codes: int) -> Any:
-    def decorate(func: Any) -> Any:
-        for code in codes:
-            func = games.alt_response(code, schema=schemas.Problem, content_type=PROBLEM, description="A problem (RFC 9457).")(func)
-        return func
-    return decorate
-
-
 @games.route("/games")
 class Games(MethodView):
     @games.arguments(schemas.CreateGameRequest)
-    @games.response(201, schemas.GameCreated)
-    @_problems(400)
+    @games.response(201, schemas.GameCreated, headers={"Location": LOCATION})
+    @games.operation("createGame")
+    @games.problems(400, 413, 429, 503)
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game and deal its first hand.
 
@@ -88,7 +82,8 @@ class Game(MethodView):
     @games.arguments(ViewQuery, location="query")
     @games.response(200, schemas.GameView)
     @games.doc(security=[{}, {"seatToken": []}])
-    @_problems(400, 401, 404)
+    @games.operation("getGame")
+    @games.problems(400, 401, 404, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Show the game as the token's seat sees it; without a token, as a spectator.
 
@@ -102,7 +97,8 @@ class Actions(MethodView):
     @games.arguments(schemas.ActionRequest)
     @games.response(201, schemas.ActionAccepted)
     @games.doc(security=[{"seatToken": []}], parameters=[IDEMPOTENCY_HEADER])
-    @_problems(400, 401, 404, 409, 422)
+    @games.operation("postAction")
+    @games.problems(400, 401, 404, 409, 413, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str) -> Any:
         """Take the seat's action: any action listed in the seat's `legal_actions`.
 
@@ -127,7 +123,8 @@ class Events(MethodView):
     @games.arguments(schemas.EventsQuery, location="query")
     @games.response(200, schemas.EventsPage)
     @games.doc(security=[{}, {"seatToken": []}])
-    @_problems(400, 401, 404)
+    @games.operation("listGameEvents")
+    @games.problems(400, 401, 404, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """List the game's events after a version, hiding what the caller may not see yet."""
         events, after = _service().events(game_id, _token(), query["after"], query["limit"])
@@ -138,7 +135,8 @@ class Events(MethodView):
 class Feed(MethodView):
     @games.arguments(schemas.FeedQuery, location="query")
     @games.response(200, schemas.FeedPage)
-    @_problems(400)
+    @games.operation("listEvents")
+    @games.problems(400, 503)
     def get(self, query: dict[str, Any]) -> Any:
         """List every game's events after a global position, as a spectator sees them.
 
@@ -153,6 +151,7 @@ class Feed(MethodView):
 @meta.route("/v1/rules/presets")
 class Presets(MethodView):
     @meta.response(200, schemas.PresetList)
+    @meta.operation("listPresets")
     def get(self) -> Any:
         """List the rule presets, each with every option resolved, its seats and its source sentences.
 
@@ -171,6 +170,7 @@ class Presets(MethodView):
 @meta.route("/v1/rules/options")
 class Options(MethodView):
     @meta.response(200, schemas.OptionList)
+    @meta.operation("listOptions")
     def get(self) -> Any:
         """List every rule option: its type, default, allowed values and source."""
         return {"options": [
@@ -185,6 +185,7 @@ class Options(MethodView):
 @meta.route("/healthz")
 class Health(MethodView):
     @meta.response(200, schemas.Health)
+    @meta.operation("getHealth")
     def get(self) -> Any:
         """Tell that the process is alive."""
         return {"status": "ok"}

@@ -1,32 +1,89 @@
 """The API's request and response bodies (marshmallow), which openapi.yaml documents.
 
 Request schemas refuse unknown fields and values of the wrong type (a 400); response
-schemas describe exactly what the views return.
+schemas describe exactly what the views return, closed sets as enums and cards with their
+pattern (service/api/fields.py). Actions are in service/api/action_schemas.py.
 """
 
 from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from domain.actions import ACTION_TYPES
+from domain import state as phases
+from domain.events import EVENT_TYPES
+from domain.presets import PRESETS
+from domain.rules import OPTIONS, OptionSpec
+from service.api.action_schemas import ActionField
+from service.api.fields import Whole, card, enum_of, suit
+from service.api.problems import PROBLEMS
 from service.games import SEAT_KINDS
 
-CARD = {"description": "A card: rank (2-9 T J Q K A) then suit (S H D C); jokers RJ and BJ.", "example": "AS"}
 SIDE = {"description": "A side: seats playing together (seat % number of sides)."}
+PHASES = (
+    phases.NOT_STARTED, phases.BIDDING, phases.REDEALING, phases.DEALER_SET, phases.DECLARING, phases.KITTY,
+    phases.DISCARDING, phases.DRAWING, phases.PLAYING, phases.SCORING, phases.SCORED, phases.ENDED,
+)
+OPTION_KINDS = ("boolean", "integer", "string")
+
+
+def _option_property(option: OptionSpec) -> dict[str, object]:
+    """Return the JSON Schema of one rule option's value, as GET /v1/rules/options lists it."""
+    schema: dict[str, object] = {"type": option.kind, "description": option.description}
+    if option.choices:
+        schema["enum"] = list(option.choices)
+    if option.minimum is not None:
+        schema["minimum"] = option.minimum
+    if option.maximum is not None:
+        schema["maximum"] = option.maximum
+    if option.pattern == "ranks":  # rank characters, each at most once (the rules check the "once")
+        schema.update({"pattern": "^[2-9TJQKA]*$", "maxLength": 13})
+    return schema
+
+
+_INTEGER_OPTIONS = frozenset(option.name for option in OPTIONS if option.kind == "integer")
+
+
+class Options(fields.Dict):
+    """Rule options by name, checked by the rules (400 /problems/invalid-rules naming them).
+
+    Documented as the object of every option with its type and range; an integer option
+    given as a number with no fractional part (``21.0``) is taken as that integer.
+    """
+
+    def _deserialize(self, value: object, attr: str | None, data: object, **kwargs: object) -> dict[str, object]:
+        options: dict[str, object] = super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
+        return {
+            name: int(v) if name in _INTEGER_OPTIONS and isinstance(v, float) and v.is_integer() else v
+            for name, v in options.items()
+        }
+
+
+OPTIONS_SCHEMA = {
+    "type": "object",
+    "properties": {option.name: _option_property(option) for option in OPTIONS},
+    "additionalProperties": False,
+}
 
 
 class RulesRequest(Schema):
-    preset = fields.String(load_default="team-auction", metadata={"description": "A preset's name (GET /v1/rules/presets)."})
-    options = fields.Dict(
+    preset = fields.String(load_default="team-auction", metadata={
+        "description": "A preset's name (GET /v1/rules/presets); an unknown one is a 400 /problems/invalid-rules.",
+        "enum": [p.name for p in PRESETS],
+    })
+    options = Options(
         keys=fields.String(), load_default=dict,
-        metadata={"description": "Options overriding the preset (GET /v1/rules/options)."},
+        metadata={**OPTIONS_SCHEMA, "description": (
+            "Options overriding the preset (GET /v1/rules/options). The rules check them together: "
+            "an unknown option, a value out of range or options that contradict each other (or the "
+            "number of seats) are a 400 /problems/invalid-rules naming the options."
+        )},
     )
 
 
 class SeatRequest(Schema):
-    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS), metadata={"description": "human, or ai: a computer player."})
-    level = fields.Integer(
-        strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=6),
+    kind = enum_of(SEAT_KINDS, "human, or ai: a computer player.", required=True)
+    level = Whole(
+        load_default=None, allow_none=True, validate=validate.Range(min=1, max=6),
         metadata={"description": "With kind ai: its level, 1 (beginner) to 6 (strongest)."},
     )
 
@@ -42,7 +99,7 @@ class CreateGameRequest(Schema):
 
 class SeatCreated(Schema):
     seat = fields.Integer(required=True)
-    kind = fields.String(required=True)
+    kind = enum_of(SEAT_KINDS, required=True)
     level = fields.Integer(allow_none=True)
     side = fields.Integer(required=True, metadata=SIDE)
     token = fields.String(required=True, metadata={"description": "The seat's bearer token, shown only now."})
@@ -56,39 +113,22 @@ class GameCreated(Schema):
     seats = fields.List(fields.Nested(SeatCreated), required=True)
 
 
-class Action(Schema):
-    type = fields.String(
-        required=True, validate=validate.OneOf(ACTION_TYPES),
-        metadata={"description": (
-            "bid, pass, declare (trump), play (a card), discard (cards, one at a time while choosing; "
-            "[] to stop), blind (play the face-down card at index), claim (the remaining tricks), "
-            "misdeal, run (the dealer runs it), take-set (the stuck dealer takes a set) or smudge (004's "
-            "sealed smudge contract, on a turn to bid)."
-        )},
-    )
-    amount = fields.Integer(strict=True, metadata={"description": "With type bid: the points bid."})
-    suit = fields.String(metadata={"description": "With type declare: S, H, D or C.", "example": "H"})
-    card = fields.String(metadata={**CARD, "description": "With type play: " + CARD["description"]})
-    cards = fields.List(
-        fields.String(metadata=CARD),
-        metadata={"description": "With type discard: the cards discarded, in any order; [] to stop discarding."},
-    )
-    index = fields.Integer(strict=True, metadata={"description": "With type blind: the position of the face-down card."})
+MAX_VERSION = 2**31 - 1  # versions are stored as 32-bit integers
 
 
 class ActionRequest(Schema):
-    expected_version = fields.Integer(
-        required=True, strict=True, validate=validate.Range(min=0),
+    expected_version = Whole(
+        required=True, validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "The game's version the action was chosen at."},
     )
-    action = fields.Nested(Action, required=True)
+    action = ActionField(required=True)
 
 
 class EventOut(Schema):
     version = fields.Integer(required=True)
-    type = fields.String(required=True)
+    type = enum_of(EVENT_TYPES, "The event's type (DESIGN.md, \"Event types\").", required=True)
     data = fields.Dict(required=True, metadata={"description": "The event, with what the caller may not see yet hidden (null)."})
-    recorded_at = fields.String(required=True)
+    recorded_at = fields.String(required=True, metadata={"format": "date-time", "description": "When it was stored (UTC)."})
     hash = fields.String(required=True, allow_none=True, metadata={"description": "The event's hash in the game's hash chain (covering every earlier event and what is hidden here); keep the hash of a scored hand to hold the service to it (GET /v1/games/{id}/audit). Null for the events of the deal being played until it is over: with them anyone could test guesses of its hidden cards."})
 
 
@@ -96,9 +136,6 @@ class ActionAccepted(Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(EventOut), required=True)
     replayed = fields.Boolean(required=True, metadata={"description": "True when this answers a repeat of an earlier request with the same Idempotency-Key."})
-
-
-MAX_VERSION = 2**31 - 1  # versions are stored as 32-bit integers
 
 
 class EventsQuery(Schema):
@@ -113,7 +150,7 @@ class EventsPage(Schema):
 
 class SeatOut(Schema):
     seat = fields.Integer(required=True)
-    kind = fields.String(required=True)
+    kind = enum_of(SEAT_KINDS, required=True)
     level = fields.Integer(allow_none=True)
     side = fields.Integer(required=True)
 
@@ -126,7 +163,7 @@ class BidOut(Schema):
 
 class PlayOut(Schema):
     seat = fields.Integer(required=True)
-    card = fields.String(required=True, metadata=CARD)
+    card = card(required=True)
 
 
 class TrickOnTable(Schema):
@@ -151,7 +188,7 @@ class PointOut(Schema):
     value = fields.Integer(required=True)
     side = fields.Integer(required=True)
     seat = fields.Integer(allow_none=True, metadata={"description": "The seat that received it (null for game)."})
-    card = fields.String(allow_none=True)
+    card = card("The card that decided it (null for game and most adjustments).", allow_none=True)
     trick = fields.Integer(allow_none=True, metadata={"description": "The trick that decided it (null for game)."})
     reason = fields.String(required=True)
     receiver = fields.String(required=True, metadata={"description": (
@@ -163,7 +200,7 @@ class PointOut(Schema):
 class GameCountOut(Schema):
     side = fields.Integer(required=True)
     total = fields.Integer(required=True)
-    cards = fields.List(fields.String(), required=True)
+    cards = fields.List(card(), required=True)
     half_pips = fields.Integer(required=True, metadata={"description": "Jokers counted at half a pip each; the side's count is total + half_pips / 2."})
 
 
@@ -172,7 +209,7 @@ class HandScoreOut(Schema):
     maker = fields.Integer(required=True)
     makers = fields.Integer(required=True, metadata={"description": "The makers' side."})
     bid = fields.Integer(required=True)
-    trump = fields.String(required=True)
+    trump = suit("The trump suit.", required=True)
     points = fields.List(fields.Nested(PointOut), required=True)
     game_points = fields.List(fields.Nested(GameCountOut), required=True)
     taken = fields.List(fields.Integer(), required=True, metadata={"description": "Points each side took."})
@@ -195,17 +232,17 @@ class HandScoreOut(Schema):
 
 class RevokeOut(Schema):
     seat = fields.Integer(required=True)
-    card = fields.String(required=True, metadata=CARD)
+    card = card(required=True)
     trick = fields.Integer(required=True)
 
 
 class CardCounter(Schema):
     played = fields.Dict(
-        keys=fields.String(), values=fields.List(fields.String()), required=True,
+        keys=enum_of(("S", "H", "D", "C", "J")), values=fields.List(card()), required=True,
         metadata={"description": "The cards played this hand, by printed suit (J: jokers)."},
     )
     unseen = fields.Dict(
-        keys=fields.String(), values=fields.Integer(), required=True,
+        keys=enum_of(("S", "H", "D", "C", "J")), values=fields.Integer(), required=True,
         metadata={"description": "How many cards of each suit the seat has neither held nor seen played."},
     )
 
@@ -213,7 +250,10 @@ class CardCounter(Schema):
 class GameView(Schema):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
-    phase = fields.String(required=True, metadata={"description": "bidding, declaring, discarding, playing, scored or ended."})
+    phase = enum_of(PHASES, (
+        "Where the hand is: bidding, declaring (trump), discarding, drawing, playing, kitty (the maker "
+        "takes it), set (the stuck dealer's choice), scored, ended; the others pass within an action."
+    ), required=True)
     preset = fields.String(allow_none=True)
     seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat; null for a spectator."})
     seats = fields.List(fields.Nested(SeatOut), required=True)
@@ -225,12 +265,12 @@ class GameView(Schema):
     hand_number = fields.Integer(allow_none=True)
     dealer = fields.Integer(allow_none=True)
     to_act = fields.Integer(allow_none=True)
-    hand = fields.List(fields.String(), allow_none=True, metadata={"description": "The caller's own cards."})
+    hand = fields.List(card(), allow_none=True, metadata={"description": "The caller's own cards."})
     hand_sizes = fields.List(fields.Integer(), required=True)
     bids = fields.List(fields.Nested(BidOut), required=True)
     high_bid = fields.Integer(allow_none=True)
     maker = fields.Integer(allow_none=True)
-    trump = fields.String(allow_none=True)
+    trump = suit("The trump suit, once named.", allow_none=True)
     trick = fields.Nested(TrickOnTable, allow_none=True)
     tricks = fields.List(fields.Nested(TrickOut), required=True)
     stock_size = fields.Integer(required=True, metadata={"description": "Cards left in the undealt stock."})
@@ -239,11 +279,12 @@ class GameView(Schema):
         fields.List(fields.Integer()), required=True,
         metadata={"description": "Per seat, the positions of its face-down cards not yet played (nobody sees them)."},
     )
-    discards = fields.List(fields.String(), allow_none=True, metadata={"description": "The caller's own discards this hand."})
+    discards = fields.List(card(), allow_none=True, metadata={"description": "The caller's own discards this hand."})
     discard_counts = fields.List(fields.Integer(), required=True, metadata={"description": "How many cards each seat discarded."})
     sat_out = fields.List(fields.Integer(), required=True, metadata={"description": "Seats out of trump, sitting out the hand."})
     revokes = fields.List(fields.Nested(RevokeOut), required=True)
-    legal_actions = fields.List(fields.Nested(Action), required=True)
+    legal_actions = fields.List(ActionField(), required=True, metadata={
+        "description": "Exactly the actions the caller's seat may post now (none for a spectator or a seat not to act)."})
     card_counter = fields.Nested(CardCounter, required=True, metadata={"description": "000 'Card counter'."})
 
 
@@ -267,7 +308,7 @@ class PresetList(Schema):
 
 class OptionOut(Schema):
     name = fields.String(required=True)
-    type = fields.String(required=True)
+    type = enum_of(OPTION_KINDS, required=True)
     default = fields.Raw(required=True)
     choices = fields.List(fields.String(), required=True)
     minimum = fields.Integer(allow_none=True)
@@ -281,13 +322,13 @@ class OptionList(Schema):
 
 
 class Health(Schema):
-    status = fields.String(required=True)
+    status = enum_of(("ok",), required=True)
 
 
 class Readiness(Schema):
-    status = fields.String(required=True, metadata={"description": "ok"})
+    status = enum_of(("ok",), required=True)
     checks = fields.Dict(
-        keys=fields.String(), values=fields.String(), required=True,
+        keys=enum_of(("database", "broker")), values=enum_of(("ok", "unreachable")), required=True,
         metadata={"description": "Each dependency (database; broker when one is set) and its state: ok or unreachable."},
     )
 
@@ -322,13 +363,20 @@ class Problem(Schema):
     class Meta:
         unknown = INCLUDE
 
-    type = fields.String(required=True, metadata={"description": "The kind of problem: one of the closed list in the API's description."})
+    type = enum_of(
+        [f"/problems/{kind}" for kind in PROBLEMS],
+        "The kind of problem: one of the closed list in the API's description.", required=True,
+    )
     title = fields.String(required=True)
-    status = fields.Integer(required=True)
+    status = fields.Integer(required=True, validate=validate.OneOf(sorted({status for status, _ in PROBLEMS.values()})))
     detail = fields.String(required=True, metadata={"description": "What is wrong, in a sentence."})
     errors = fields.List(fields.String(), metadata={"description": "malformed-request: each field that is wrong, with why."})
     options = fields.List(fields.String(), metadata={"description": "invalid-rules: the options at fault."})
     current_version = fields.Integer(metadata={"description": "version-conflict: the game's version now."})
-    checks = fields.Dict(keys=fields.String(), values=fields.String(), metadata={"description": "unavailable (from /readyz): each dependency and its state."})
+    checks = fields.Dict(
+        keys=enum_of(("database", "broker")), values=enum_of(("ok", "unreachable")),
+        metadata={"description": "unavailable (from /readyz): each dependency and its state."},
+    )
     action_index = fields.Integer(metadata={"description": "illegal-action in an audited record: the index of the refused action."})
     reason = fields.String(metadata={"description": "illegal-action in an audited record: why the rules refuse it."})
+    max_bytes = fields.Integer(metadata={"description": "body-too-large: the most bytes a request body may hold."})

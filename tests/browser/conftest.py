@@ -105,7 +105,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process = subprocess.Popen([str(pitch), "serve", "--port", str(port)], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 40
+            deadline = time.monotonic() + 300  # a cold cache compiles the kernels before serving
             while True:
                 try:
                     with urllib.request.urlopen(base + "/healthz", timeout=1) as response:

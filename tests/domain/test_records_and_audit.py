@@ -10,7 +10,10 @@ import pytest
 from domain.audit import check_hands, replay_record
 from domain.errors import MalformedError
 from domain.events import Event, HandScored, PointAward, TrickTaken
-from domain.records import parse_record, record_data, records_of_game
+from domain.records import (
+    MAX_ACTIONS, MAX_CARDS, MAX_DEAL, MAX_RESHUFFLES, MAX_SCORE, MAX_SEATS, parse_record, record_data,
+    records_of_game,
+)
 from lab.simulate import random_game
 
 
@@ -73,6 +76,21 @@ def test_malformed_records_say_what_is_wrong(game: list[Event]) -> None:
             parse_record({**base, **change})
     with pytest.raises(MalformedError, match="JSON object"):
         parse_record([base])
+
+
+def test_a_record_is_bounded_in_actions_cards_rows_reshuffles_numbers_and_scores(game: list[Event]) -> None:
+    base = record_data(records_of_game(game)[0])
+    for change, words in [
+        ({"actions": base["actions"] * (MAX_ACTIONS // len(base["actions"]) + 1)}, f"at most {MAX_ACTIONS} actions"),
+        ({"stock": base["stock"] * 3}, f"'stock' holds at most {MAX_CARDS} cards"),
+        ({"blind": [[]] * (MAX_SEATS + 1)}, f"at most {MAX_SEATS} rows"),
+        ({"reshuffles": [[]] * (MAX_RESHUFFLES + 1)}, f"at most {MAX_RESHUFFLES} reshuffles"),
+        ({"deal": MAX_DEAL + 1}, f"from 1 to {MAX_DEAL}"),
+        ({"scores_before": [-MAX_SCORE - 1, 0]}, f"from {-MAX_SCORE} to {MAX_SCORE}"),
+    ]:
+        with pytest.raises(MalformedError, match=words):
+            parse_record({**base, **change})
+    assert parse_record({**base, "hand": MAX_DEAL, "deal": MAX_DEAL, "scores_before": [MAX_SCORE, -MAX_SCORE]})
 
 
 def test_an_untouched_game_recomputes_every_hand_as_recorded(game: list[Event]) -> None:

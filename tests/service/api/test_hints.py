@@ -16,6 +16,7 @@ from service.api import create_app
 from service.bootstrap import build_services
 from service.config import Settings
 from tests.service.api.client import ApiGame, bearer
+from tests.service.api.documented import check_answer
 
 WAIT = 60.0
 
@@ -43,7 +44,7 @@ def poll(client: FlaskClient, location: str, token: str) -> dict[str, Any]:
     def done() -> dict[str, Any] | None:
         response = client.get(location, headers=bearer(token))
         assert response.status_code == 200, response.get_json()
-        body: dict[str, Any] = response.get_json()
+        body: dict[str, Any] = check_answer("getHint" if location.startswith("/v1/hints/") else "getBidAnalysis", response)
         return body if body["status"] != "pending" else None
     return wait_for(done, location)  # type: ignore[no-any-return]
 
@@ -159,3 +160,24 @@ def test_the_view_has_a_card_counter(ai_client: FlaskClient) -> None:
     counter = game.view(seat)["card_counter"]
     assert counter["played"] == {"S": [], "H": [], "D": [], "C": []}
     assert sum(counter["unseen"].values()) == 52 - 6
+
+
+@pytest.mark.parametrize("intended", [
+    {"type": "bid", "amount": 99}, {"type": "play", "card": "AS"}, {"type": "declare", "suit": "H"},
+    {"type": "claim"},
+])
+def test_a_hint_for_an_action_the_rules_refuse_is_refused_as_that_action_is(
+    ai_client: FlaskClient, intended: dict[str, Any],
+) -> None:
+    game, seat = human_game(ai_client)
+    version = game.view()["version"]
+    hinted = ai_client.post(
+        f"/v1/games/{game.id}/hints", json={"level": 1, "action": intended}, headers=bearer(game.tokens[seat]),
+    )
+    acted = game.act(seat, intended, version)
+    assert acted.status_code == 422, acted.get_json()
+    assert hinted.status_code == 422, hinted.get_json()
+    assert hinted.mimetype == "application/problem+json"
+    assert hinted.get_json()["type"] == "/problems/illegal-action"
+    assert hinted.get_json()["detail"] == acted.get_json()["detail"]
+    assert game.view()["version"] == version

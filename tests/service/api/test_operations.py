@@ -224,6 +224,21 @@ def test_writes_beyond_a_clients_burst_get_429_with_retry_after(game_service: Ga
     assert other.status_code == 201  # the limit is per client
 
 
+def test_a_seats_write_with_no_token_is_a_401_even_when_the_client_is_limited(game_service: GameService) -> None:
+    limits = RateLimits(write_rate=0.01, write_burst=1, hint_rate_per_minute=0, hint_burst=0)
+    client = create_app(service=game_service, limits=limits).test_client()
+    created = client.post("/v1/games", json={"seats": [{"kind": "human"}] * 4})
+    assert created.status_code == 201
+    game_id = created.get_json()["id"]
+    for path in ("actions", "hints", "bid-analysis"):
+        refused = client.post(f"/v1/games/{game_id}/{path}", json={"expected_version": 2, "action": {"type": "pass"}})
+        assert refused.status_code == 401, (path, refused.get_json())
+        assert refused.get_json()["type"] == "/problems/unauthorized"
+        assert refused.headers["WWW-Authenticate"] == 'Bearer realm="pitch"'
+    limited = client.post(f"/v1/games/{game_id}/actions", json={}, headers={"Authorization": "Bearer nobody"})
+    assert limited.status_code == 429  # with a token, the write counts against the client's limit
+
+
 def test_hints_beyond_a_seats_burst_get_429(api_database_url: str) -> None:
     limits = RateLimits(write_rate=0, write_burst=0, hint_rate_per_minute=1, hint_burst=2)
     built = build_services(Settings(database_url=api_database_url), dispatcher=Recorder())

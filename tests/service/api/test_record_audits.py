@@ -93,7 +93,7 @@ def test_a_record_that_stops_early_is_not_scored(client: FlaskClient) -> None:
     (lambda d: d["rules"]["options"].__setitem__("target_score", 0), 400, "invalid-rules", "target_score"),
     (lambda d: d.__setitem__("seats", 3), 400, "invalid-rules", "3 seats"),
     (lambda d: d["cards"][0].__setitem__(0, "ZZ"), 400, "malformed-request", "'ZZ' is not a card"),
-    (lambda d: d["actions"][5].__setitem__("card", "1S"), 400, "malformed-request", "action 5"),
+    (lambda d: d["actions"][5].__setitem__("card", "1S"), 400, "malformed-request", "actions.5.card: '1S' is not a card"),
     (lambda d: d.__setitem__("dealer", 9), 400, "malformed-request", "dealer"),
     (lambda d: d.__setitem__("colour", "red"), 400, "malformed-request", "colour"),
     (lambda d: d.pop("cards"), 400, "malformed-request", "cards"),
