@@ -130,7 +130,7 @@ class Settings:
             max_requests=read.number("PITCH_MAX_REQUESTS", 10000, int, least=0),
             metrics_port=read.optional_port("PITCH_METRICS_PORT"),
             worker_metrics_port=read.optional_port("PITCH_WORKER_METRICS_PORT"),
-            max_body=read.number("PITCH_MAX_BODY", DEFAULT_MAX_BODY, int, least=1024),
+            max_body=read.number("PITCH_MAX_BODY", DEFAULT_MAX_BODY, int, least=1),
             cors_origins=tuple(o.strip() for o in read.text("PITCH_CORS_ORIGINS", "").split(",") if o.strip()),
         )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.conftest import Api
 
@@ -46,10 +47,15 @@ def test_a_hand_of_each_variant_is_played_with_what_the_page_offers(
             break
         for selector in CHOICES:
             control = page.query_selector(selector)
-            if control is not None and control.is_enabled():
-                label = control.get_attribute("aria-label") or control.inner_text()
-                offered.add(label)
-                control.click()
+            try:
+                if control is not None and control.is_enabled():
+                    label = control.get_attribute("aria-label") or control.inner_text()
+                    control.click()
+                    offered.add(label)
+                    break
+            except PlaywrightError as error:  # the table was drawn again (a computer moved): look again
+                if "not attached" not in str(error):
+                    raise
                 break
         page.wait_for_timeout(150)
         notice = page.query_selector("#notice:not([hidden])")
