@@ -280,7 +280,9 @@ class GameService:
         """Return a page of the game's events as the caller may see them, and the next ``after``."""
         state = self.load(game_id)
         seat = self.seat_of(game_id, token)
-        stored = self.store.read(game_id, after=after, limit=limit)
+        # Never past the state the page is redacted by: an event appended since it was
+        # loaded could belong to a deal that state does not know is in play.
+        stored = self.store.read(game_id, after=after, limit=max(0, min(limit, state.version - after)))
         shown = [_shown(e, seat, state) for e in stored]
         more = bool(stored) and stored[-1].version < state.version
         return shown, (stored[-1].version if more else None)
