@@ -60,17 +60,19 @@ def main() -> None:
 @click.option("--port", default=None, type=int, help="Port to listen on (PITCH_PORT, default 8000).")
 @click.option("--workers", default=None, type=int, help="Processes (PITCH_WORKERS, default 1).")
 def serve(host: str | None, port: int | None, workers: int | None) -> None:
-    """Serve the API with gunicorn; with no configuration, on an embedded SQLite file.
+    """Serve the API and its live streams with gunicorn (gevent workers); with no configuration, on an embedded SQLite file.
 
     With more than one process, metrics are kept in the directory PROMETHEUS_MULTIPROC_DIR
     names (a fresh temporary one when it is unset), so /metrics adds up every process's.
     """
+    from service.gunicorn_app import prepare_gevent, run_gunicorn
+
+    prepare_gevent()  # first: psycopg must be imported into a patched standard library
     settings = Settings.from_env()
     processes = workers or settings.workers
     prepare_metrics_dir(processes)
 
     from service.api import create_app
-    from service.gunicorn_app import run_gunicorn
     from service.logs import configure_logging
     from service.store.migrate import upgrade
 

@@ -19,6 +19,9 @@ README's "Configuration" table lists every variable (a test keeps it complete).
 | PITCH_PROXY_HOPS | trusted proxies in front of the API whose X-Forwarded-For names the client | 0 |
 | PITCH_REQUEST_TIMEOUT | seconds before gunicorn replaces a worker stuck on one request | 30 |
 | PITCH_WORKER_METRICS_PORT | port on PITCH_HOST where ``pitch worker`` serves its Prometheus metrics; unset: none | unset |
+| PITCH_CONNECTIONS | open connections (live streams included) each gunicorn process serves at once | 5000 |
+| PITCH_STREAM_HEARTBEAT | seconds between a live stream's heartbeats (and re-reads of the store) | 15 |
+| PITCH_NOTIFY_URL | Redis URL for the wake-ups of live streams across processes; unset: PostgreSQL's LISTEN/NOTIFY, or on SQLite a poll | unset |
 """
 
 from __future__ import annotations
@@ -70,6 +73,9 @@ class Settings:
     proxy_hops: int = 0
     request_timeout: int = 30
     worker_metrics_port: int | None = None
+    connections: int = 5000
+    stream_heartbeat: float = 15.0
+    notify_url: str | None = None
 
     @property
     def pool_size(self) -> int:
@@ -110,4 +116,14 @@ class Settings:
             proxy_hops=int(env.get("PITCH_PROXY_HOPS", "0")),
             request_timeout=int(env.get("PITCH_REQUEST_TIMEOUT", "30")),
             worker_metrics_port=int(env["PITCH_WORKER_METRICS_PORT"]) if env.get("PITCH_WORKER_METRICS_PORT") else None,
+            connections=int(env.get("PITCH_CONNECTIONS", "5000")),
+            stream_heartbeat=_heartbeat(env.get("PITCH_STREAM_HEARTBEAT", "15")),
+            notify_url=env.get("PITCH_NOTIFY_URL") or None,
         )
+
+
+def _heartbeat(text: str) -> float:
+    seconds = float(text)
+    if not 0 < seconds <= 15:
+        raise ValueError(f"PITCH_STREAM_HEARTBEAT must be more than 0 and at most 15 seconds, not {text!r}")
+    return seconds

@@ -7,7 +7,8 @@ lease expired or that waited too long (after a restart, say). The jobs' lifecycl
 same as under Celery; only the transport differs. Starting also warms the Monte Carlo
 players' fast simulator in a background thread (numba compiles it once, then loads it
 from its cache, service/jobs/warm.py), so that the first computer move does not wait
-for the compiler.
+for the compiler. Under gevent the warming, like each job's computation, runs in a native
+thread (service/jobs/offload.py), so that it does not hold the process's event loop.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import queue
 import threading
 import uuid
 
+from service.jobs.offload import Compute, run_here
 from service.jobs.runner import JobRunner
 from service.jobs.warm import warm_fast_simulator
 
@@ -27,12 +29,13 @@ log = logging.getLogger(__name__)
 class ThreadRunner:
     """A dispatcher whose jobs run in this process's background threads."""
 
-    def __init__(self, threads: int = 2, sweep_seconds: float = 5.0) -> None:
+    def __init__(self, threads: int = 2, sweep_seconds: float = 5.0, compute: Compute = run_here) -> None:
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._threads = max(1, threads)
         self._sweep_seconds = sweep_seconds
         self._stop = threading.Event()
         self._workers: list[threading.Thread] = []
+        self._compute = compute
         self.jobs: JobRunner | None = None
 
     def dispatch(self, job_id: str) -> None:
@@ -42,7 +45,7 @@ class ThreadRunner:
     def start(self, jobs: JobRunner) -> None:
         """Start the threads that run jobs with ``jobs``, and the sweeper."""
         self.jobs = jobs
-        warm = threading.Thread(target=warm_fast_simulator, name="pitch-fastsim-warm", daemon=True)
+        warm = threading.Thread(target=self._compute, args=(warm_fast_simulator,), name="pitch-fastsim-warm", daemon=True)
         warm.start()
         for i in range(self._threads):
             thread = threading.Thread(target=self._work, name=f"pitch-job-{i}", daemon=True)
