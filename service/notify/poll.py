@@ -49,8 +49,12 @@ class NewestPositionPoll:
         self._last: int | None = None
 
     def start(self) -> None:
-        """Start polling in a background thread (a greenlet under gevent)."""
+        """Take the newest position now, then poll in a background thread (a greenlet under gevent)."""
         if self._thread is None:
+            try:
+                self.poll()
+            except StoreUnavailableError:
+                log.warning("could not read the newest position; the poll will", exc_info=True)
             self._thread = threading.Thread(target=self._run, name="pitch-poll", daemon=True)
             self._thread.start()
 
@@ -67,6 +71,8 @@ class NewestPositionPoll:
                 with deferred_begin(conn).begin():
                     if self._last is None:
                         self._last = int(conn.execute(_NEWEST).scalar_one())
+                        if self._thread is not None:  # polling began without a starting point
+                            self._bus.missed()
                         return 0
                     moved = conn.execute(_MOVED, {"last": self._last}).all()
         for row in moved:
