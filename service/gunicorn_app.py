@@ -59,7 +59,7 @@ def run_gunicorn(
     """
     from gunicorn.app.base import BaseApplication
 
-    from service.gunicorn_hooks import pre_request
+    from service.gunicorn_hooks import post_worker_init, pre_request
     from service.logs import gunicorn_logconfig
 
     class Server(BaseApplication):  # type: ignore[misc]
@@ -76,6 +76,7 @@ def run_gunicorn(
             self.cfg.set("logconfig_dict", gunicorn_logconfig(settings.log_level))
             self.cfg.set("logger_class", "service.gunicorn_hooks.AppLogger")
             self.cfg.set("pre_request", pre_request)
+            self.cfg.set("post_worker_init", post_worker_init)
             self.cfg.set("child_exit", child_exit)
 
         def load(self) -> Any:

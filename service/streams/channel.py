@@ -66,6 +66,13 @@ class Channel:
         self._retries = 0
         self._retry_at = 0.0
         self.read_at = 0.0
+        self.closed = False
+
+    def close(self) -> None:
+        """End the streams of this channel (the process is stopping): their clients resume elsewhere."""
+        with self._cond:
+            self.closed = True
+            self._cond.notify_all()
 
     def announce(self, id_: int) -> None:
         """Say that the store holds the source up to ``id_``; wake the subscribers when that is news."""
@@ -94,7 +101,7 @@ class Channel:
     def wait(self, cursor: int, timeout: float) -> None:
         """Wait until there is something after ``cursor`` or to read, or ``timeout`` seconds pass."""
         with self._cond:
-            self._cond.wait_for(lambda: self.known > cursor or self._due(), self._bounded(timeout))
+            self._cond.wait_for(lambda: self.known > cursor or self.closed or self._due(), self._bounded(timeout))
 
     def refresh(self, force: bool = False) -> None:
         """Read the store when a wake-up announced more than is kept (or it may have been missed, or ``force``)."""

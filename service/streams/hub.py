@@ -15,7 +15,8 @@ least as new as itself. A subscriber sends each id once, in order, from its own 
 client that resumes after the last id it received misses nothing and sees nothing twice.
 
 A subscriber also re-reads on its heartbeat, so a lost wake-up only delays; and a game's
-stream ends after the game's last event.
+stream ends after the game's last event. When the process stops, ``close`` ends every
+stream at once (without the game's ``end``): the clients resume elsewhere.
 """
 
 from __future__ import annotations
@@ -76,6 +77,15 @@ class StreamHub:
         self._by_game: dict[str, set[Channel]] = {}
         self._lock = threading.Lock()
         self._unsubscribe: Callable[[], None] | None = None
+        self.closing = False
+
+    def close(self) -> None:
+        """End every open stream now (the process is stopping); their clients resume with Last-Event-ID elsewhere."""
+        with self._lock:
+            self.closing = True
+            channels = list(self._channels.values())
+        for channel in channels:
+            channel.close()
 
     # Opening a stream: everything that can fail is checked before the first byte is sent.
 
@@ -134,6 +144,8 @@ class StreamHub:
             channel = self._channels.get(key)
             if channel is None:
                 channel = Channel(key, fetch, start, self._keep)
+                if self.closing:
+                    channel.close()
                 self._channels[key] = channel
                 if isinstance(key, tuple):
                     self._by_game.setdefault(key[1], set()).add(channel)
@@ -201,7 +213,7 @@ class Subscription:
         channel = hub.acquire(self._key, self.cursor, self._fetch)
         sent = time.monotonic()
         try:
-            while True:
+            while not channel.closed:
                 channel.refresh()
                 batch = channel.after(self.cursor)
                 if batch is None:
