@@ -3,8 +3,14 @@
 Run: ``gunicorn -c deploy/gunicorn.conf.py 'service.api:create_app()'``. Every value comes
 from the ``PITCH_*`` environment (README "Configuration"), or gunicorn's own GUNICORN_CMD_ARGS.
 
-- Workers: one process per core plus one (``PITCH_WORKERS`` overrides), each with a few
-  threads: a request mostly waits on the database.
+- Workers: one process per core plus one (``PITCH_WORKERS`` overrides), each a gevent
+  worker: its requests and its open live streams are greenlets on one event loop, up to
+  ``PITCH_CONNECTIONS`` connections (a stream holds one for as long as it is open), so open
+  streams never take the requests' place. This file patches the standard library for
+  gevent first, before anything imports psycopg (service/gunicorn_app.py says why); the
+  database pool holds ``PITCH_THREADS`` + ``PITCH_JOB_THREADS`` + 1 connections per process.
+- A stopping worker ends its live streams at once (service/gunicorn_hooks.py); their
+  clients resume with Last-Event-ID on another worker.
 - A listening socket per worker (``reuse_port``, SO_REUSEPORT): the kernel spreads new
   connections over the workers; with one shared socket, whichever worker woke first could
   take every keep-alive connection and leave the others idle. A keep-alive connection is
@@ -19,16 +25,22 @@ from the ``PITCH_*`` environment (README "Configuration"), or gunicorn's own GUN
   existing one is emptied at start) and ``/metrics`` adds up every worker's.
 """
 
-import multiprocessing
-import os
+from service.gunicorn_app import prepare_gevent, raise_open_files_limit
 
-from service.cli import prepare_metrics_dir
-from service.gunicorn_hooks import pre_request  # noqa: F401 - gunicorn's hook: a keep-alive connection closes after 100 requests
-from service.logs import gunicorn_logconfig
+prepare_gevent()  # first of all: psycopg must be imported into a patched standard library
+
+import multiprocessing  # noqa: E402
+import os  # noqa: E402
+
+from service.cli import prepare_metrics_dir  # noqa: E402
+from service.gunicorn_hooks import post_worker_init  # noqa: E402,F401 - gunicorn's hook: a stopping worker ends its streams
+from service.gunicorn_hooks import pre_request  # noqa: E402,F401 - gunicorn's hook: a keep-alive connection closes after 100 requests
+from service.logs import gunicorn_logconfig  # noqa: E402
 
 bind = f"{os.environ.get('PITCH_HOST', '0.0.0.0')}:{os.environ.get('PITCH_PORT', '8000')}"
 workers = int(os.environ.get("PITCH_WORKERS", multiprocessing.cpu_count() + 1))
-worker_class = "gthread"
+worker_class = "gevent"
+worker_connections = int(os.environ.get("PITCH_CONNECTIONS", "5000"))
 reuse_port = True
 threads = int(os.environ.get("PITCH_THREADS", "8"))
 preload_app = False
@@ -48,6 +60,7 @@ logger_class = "service.gunicorn_hooks.AppLogger"  # no access atoms built for a
 
 # Before any worker imports prometheus-client.
 prepare_metrics_dir(workers)
+raise_open_files_limit()  # each open stream is a socket
 
 
 def child_exit(server, worker):  # noqa: ANN001, ANN201 - gunicorn's hook signature
