@@ -1,25 +1,25 @@
-"""``pitch bench stream``: live streams under load, on one machine, against ``pitch serve``.
+"""``pitch bench stream``: a thousand live streams open on one machine, against ``pitch serve``.
 
-The run, in order, on a fresh database (the embedded SQLite file by default, or a throwaway
-PostgreSQL database, or the one given):
+The scene: ``subscribers`` people watch one table live (its four seats' streams and
+spectators', spread evenly) while ``players`` other tables play as fast as their clients
+can; on the watched table a seat acts every ``pace`` seconds. The run, in order, on a fresh
+database (the embedded SQLite file by default, a throwaway PostgreSQL database, or a URL):
 
-1. Before: the API served with gthread workers, the worker model before live streams
-   (lab/bench_serve.py ``--worker-class gthread``), and ``players`` client threads each
-   playing games over a keep-alive connection (a view of the seat to act, then its action),
-   until each has taken ``actions`` actions. Every action's latency is kept.
+1. Before: the API with gthread workers, the worker model before live streams
+   (lab/bench_serve.py ``--worker-class gthread``), the players and the paced seat playing,
+   no stream open. Every action's latency is kept.
 2. Without streams: ``pitch serve`` itself (gevent workers), the same play.
-3. With streams: on the same server, ``subscribers`` streams are opened (asyncio sockets in
-   this process) on the games the players are about to play, spread evenly over the games
-   and, within a game, over its four seats and spectators; the server's resident memory is
-   read before and after they open. Then the same play: each action's latency, and for
-   every action the time from its 201 (read by the player) to each subscriber of its game
-   reading the message of the action's last event (the clocks are this process's monotonic
-   clock). A message can arrive before the player has read its 201: the wake-up follows the
-   commit, the answer is still being written; it counts as 0.
+3. With streams: on the same server the streams are opened (asyncio sockets in a child
+   process, so that the players' threads never delay reading them), the workers' resident
+   memory read before and after; then the same play. For every action of the watched
+   table, the time from its 201 (read by the paced seat) to each subscriber reading the
+   message of the action's last event, on the machine's monotonic clock. A message read
+   before the 201 (the wake-up follows the commit while the answer is still being
+   written) counts as 0.
 
-The figures: delivery p50/p99/max and how many deliveries were expected and made; memory
-per open stream (the workers' resident memory, after minus before, over the streams);
-action p50/p99 in each phase, and the ratio of the p99 with streams to without; the
+The figures: delivery p50/p99/max and how many deliveries were expected and made; memory per
+open stream (the workers' resident memory, after minus before, over the streams); the
+players' action p50/p99 in each phase and the ratio of the p99 with streams to without; the
 machine. Each phase plays fresh games from the same seeds.
 """
 
@@ -75,6 +75,7 @@ class StreamFigures:
     memory_before: int  # bytes, the server's workers
     memory_after: int
     opened: int
+    pace: float
     errors: tuple[str, ...]
 
     @property
@@ -95,6 +96,7 @@ def ms(values: tuple[float, ...] | list[float], share: float) -> float:
 
 def bench_stream(
     subscribers: int = 1000, players: int = 4, actions: int = 300, workers: int = 1, database: str = "sqlite",
+    pace: float = 0.25,
 ) -> StreamFigures:
     """Run the three phases (see the module's docstring) and return their figures."""
     from service.jobs.warm import warm_fast_simulator
@@ -107,24 +109,69 @@ def bench_stream(
         logs = Path(folder)
         gthread = [sys.executable, "-m", "lab.bench_serve", "pitch", "--worker-class", "gthread"]
         with _served(gthread, env, workers, logs / "gthread.log") as port:
-            before = _play_all(port, players, actions, "before", errors)
+            before, _ = _phase(port, players, actions, pace, "before", errors)
         with _served([str(Path(sys.executable).with_name("pitch")), "serve"], env, workers, logs / "gevent.log") as port:
-            without = _play_all(port, players, actions, "without", errors)
-            games = _create_games(port, players, "with")
+            without, _ = _phase(port, players, actions, pace, "without", errors)
+            watched = _create_games(port, 1, "watched")
             memory_before = _worker_memory(port)
-            with Subscribers(port, games, subscribers) as subs:
+            with Subscribers(port, watched, subscribers) as subs:
                 memory_after = _worker_memory(port)
-                with_players = _play(port, players, actions, "with", errors, games)
-                expected, delivery, early = subs.deliveries(with_players)
+                with_players, paced = _phase(port, players, actions, pace, "with", errors, watched[0])
+                expected, delivery, early = subs.deliveries([paced])
                 opened = subs.opened
             errors += subs.errors
     return StreamFigures(
         subscribers=subscribers, players=players, workers=workers, database=shown,
-        before=tuple(s for p in before for s in p.latencies), without=tuple(s for p in without for s in p.latencies),
-        with_streams=tuple(s for p in with_players for s in p.latencies), delivery=tuple(delivery),
-        expected=expected, early=early, memory_before=memory_before, memory_after=memory_after, opened=opened,
+        before=_latencies(before), without=_latencies(without), with_streams=_latencies(with_players),
+        delivery=tuple(delivery), expected=expected, early=early, memory_before=memory_before,
+        memory_after=memory_after, opened=opened, pace=pace,
         errors=tuple(errors + [e for p in before + without + with_players for e in p.errors]),
     )
+
+
+def _latencies(players: list[Player]) -> tuple[float, ...]:
+    return tuple(s for p in players for s in p.latencies)
+
+
+def _phase(
+    port: int, players: int, actions: int, pace: float, phase: str, errors: list[str], watched: Game | None = None,
+) -> tuple[list[Player], Player]:
+    """Play the players' tables as fast as they go and, meanwhile, the watched table at ``pace``."""
+    watched = watched or _create_games(port, 1, f"{phase}-watched")[0]
+    stop = threading.Event()
+    paced: list[Player] = []
+    pacer = threading.Thread(target=lambda: paced.append(_pace(port, watched, pace, stop, phase)), daemon=True)
+    pacer.start()
+    played = _play(port, players, actions, phase, errors, _create_games(port, players, phase))
+    stop.set()
+    pacer.join(60)
+    return played, paced[0] if paced else Player()
+
+
+def _pace(port: int, game: Game, pace: float, stop: threading.Event, phase: str) -> Player:
+    """Take an action on ``game`` every ``pace`` seconds until ``stop``; return its 201 times."""
+    client, player, rng = Client(port, Tally()), Player(), random.Random(99)
+    game_id, tokens = game
+    try:
+        while not stop.wait(pace):
+            _, view, _ = client.call("GET", f"/v1/games/{game_id}")
+            if view["phase"] == "ended":
+                return player
+            seat = view["to_act"]
+            _, own, _ = client.call("GET", f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {tokens[seat]}"})
+            status, answer, seconds = client.call(
+                "POST", f"/v1/games/{game_id}/actions", {"expected_version": own["version"], "action": choose(rng, own)},
+                {"Authorization": f"Bearer {tokens[seat]}", "Idempotency-Key": f"{phase}-paced-{own['version']}"},
+            )
+            answered = time.monotonic()
+            if status != 201:
+                player.errors.append(f"a paced action answered {status}: {answer}")
+                return player
+            player.latencies.append(seconds)
+            player.delivered.append((game_id, answer["version"], answered))
+        return player
+    finally:
+        client.close()
 
 
 # The players.
@@ -138,10 +185,6 @@ def _create_games(port: int, players: int, phase: str) -> list[Game]:
         return [client.create_game(f"bench-stream-{phase}-{i}") for i in range(players)]
     finally:
         client.close()
-
-
-def _play_all(port: int, players: int, actions: int, phase: str, errors: list[str]) -> list[Player]:
-    return _play(port, players, actions, phase, errors, _create_games(port, players, phase))
 
 
 def _play(port: int, players: int, actions: int, phase: str, errors: list[str], games: list[Game]) -> list[Player]:

@@ -55,9 +55,11 @@ class Channel:
         self.subscribers = 0
         self._fetch = fetch
         self._keep = keep
-        self._cond = threading.Condition()
+        self._lock = threading.Lock()
+        self._changed = threading.Event()  # set (and replaced) at each change: its waiters look again
         self._reading = threading.Lock()
         self._messages: list[Message] = []
+        self._ids: list[int] = []
         self.base = start  # every message after base, up to known, is kept
         self.known = start
         self.ended: int | None = None
@@ -70,62 +72,75 @@ class Channel:
 
     def close(self) -> None:
         """End the streams of this channel (the process is stopping): their clients resume elsewhere."""
-        with self._cond:
+        with self._lock:
             self.closed = True
-            self._cond.notify_all()
+            self._signal()
 
     def announce(self, id_: int) -> None:
         """Say that the store holds the source up to ``id_``; wake the subscribers when that is news."""
-        with self._cond:
+        with self._lock:
             if id_ <= self.known or id_ <= self._announced:
                 return
             self._announced = id_
             self._retries = 0
             self._retry_at = 0.0
-            self._cond.notify_all()
+            self._signal()
 
     def mark_stale(self) -> None:
         """Say that wake-ups may have been lost: the next look reads the store."""
-        with self._cond:
+        with self._lock:
             self._stale = True
-            self._cond.notify_all()
+            self._signal()
 
     def after(self, cursor: int) -> list[Message] | None:
         """Return the kept messages after ``cursor``; None when the cursor is older than what is kept."""
-        with self._cond:
+        with self._lock:
             if cursor < self.base:
                 return None
-            start = bisect.bisect_right(self._messages, cursor, key=lambda m: m.id)
-            return self._messages[start:]
+            return self._messages[bisect.bisect_right(self._ids, cursor):]
 
     def wait(self, cursor: int, timeout: float) -> None:
         """Wait until there is something after ``cursor`` or to read, or ``timeout`` seconds pass."""
-        with self._cond:
-            self._cond.wait_for(lambda: self.known > cursor or self.closed or self._due(), self._bounded(timeout))
+        with self._lock:
+            if self.known > cursor or self.closed or self._due():
+                return
+            changed, timeout = self._changed, self._bounded(timeout)
+        changed.wait(timeout)
 
     def refresh(self, force: bool = False) -> None:
         """Read the store when a wake-up announced more than is kept (or it may have been missed, or ``force``)."""
-        with self._reading:
-            with self._cond:
+        with self._lock:
+            if not (force or self._due()):
+                return
+        with self._reading:  # one reader at a time; the others find what it read
+            with self._lock:
                 if not (force or self._due()):
                     return
                 after = self.known
             page = self._fetch(after)
-            with self._cond:
+            with self._lock:
                 self.read_at = time.monotonic()
                 self._stale = page.more
-                self._messages += [m for m in page.messages if m.id > self.known]
+                new = [m for m in page.messages if m.id > self.known]
+                self._messages += new
+                self._ids += [m.id for m in new]
                 self.known = max(self.known, page.known)
                 self.ended = page.ended
                 if len(self._messages) > self._keep:
                     dropped = len(self._messages) - self._keep
                     self.base = self._messages[dropped - 1].id
                     del self._messages[:dropped]
+                    del self._ids[:dropped]
                 self._after_read()
-                self._cond.notify_all()
+                self._signal()
+
+    def _signal(self) -> None:
+        """Wake every waiter (call holding the lock)."""
+        changed, self._changed = self._changed, threading.Event()
+        changed.set()
 
     def _due(self) -> bool:
-        """Tell whether the store should be read now (call holding the condition)."""
+        """Tell whether the store should be read now (call holding the lock)."""
         if self._stale:
             return True
         return self._announced > self.known and time.monotonic() >= self._retry_at
