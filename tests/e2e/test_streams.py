@@ -57,7 +57,7 @@ def create(base: str, seats: list[dict[str, Any]], options: dict[str, Any] | Non
 
 def test_a_dropped_stream_resumed_with_last_event_id_misses_nothing_and_repeats_nothing(embedded: tuple[str, str]) -> None:
     base, _ = embedded
-    game, tokens = create(base, [{"kind": "ai", "level": 1}] * 4, {"target_score": 7})
+    game, tokens = create(base, [{"kind": "ai", "level": 1}] * 4)
     seen: list[int] = []
     drops = 0
     last = 0
@@ -65,7 +65,7 @@ def test_a_dropped_stream_resumed_with_last_event_id_misses_nothing_and_repeats_
     while True:
         stream = StreamClient(base, f"/v1/games/{game}/stream", {**headers, "Last-Event-ID": str(last)})
         assert stream.status == 200
-        frames = stream.until(lambda f: f.event == "end" or (f.id is not None and f.id >= last + 40), timeout=120)
+        frames = stream.until(lambda f: f.event == "end" or (f.id is not None and f.id >= last + 25), timeout=120)
         seen += [f.id for f in frames if f.id is not None]
         last = seen[-1] if seen else last
         if frames and frames[-1].event == "end":
