@@ -5,7 +5,7 @@ The run, in order:
 1. A database: a throwaway one created on the machine's PostgreSQL server (dropped at
    the end, whatever happens) or the one given; migrated to the latest schema, with the
    baseline's scratch table created (and dropped at the end when the database was given).
-2. The API served as ``pitch serve`` serves it (lab/bench_serve.py: gunicorn gthread
+2. The API served as ``pitch serve`` serves it (lab/bench_serve.py: gunicorn gevent
    workers, JSON request logs, metrics), with the per-client write limit off because every
    client comes from 127.0.0.1. ``clients`` threads (lab/bench_clients.py) play
    ``games`` complete games at once over keep-alive connections, reading the view of the

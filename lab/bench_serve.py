@@ -7,6 +7,11 @@ same database, through an engine built by the same ``make_engine``, under the sa
 gunicorn settings, so that the figures compare the service's own work with the least
 any endpoint writing to that database does. The baseline belongs to the benchmark: it
 is not part of the API and not in openapi.yaml.
+
+Both are served by gevent workers, as ``pitch serve`` serves, the standard library patched
+before psycopg is imported (service/gunicorn_app.py); ``--worker-class gthread`` serves
+with threads instead, the worker model before live streams (``pitch bench stream`` measures
+it as the "before").
 """
 
 from __future__ import annotations
@@ -17,8 +22,6 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask, request
-
-from service.store.db import make_engine
 
 INSERT_PATH = "/insert"
 
@@ -34,6 +37,8 @@ inserts_table = sa.Table(
 
 def create_scratch_table(url: str) -> None:
     """Create the baseline's table in the database at ``url`` (empty, whether or not it was there)."""
+    from service.store.db import make_engine
+
     engine = make_engine(url)
     try:
         scratch.drop_all(engine)
@@ -44,6 +49,8 @@ def create_scratch_table(url: str) -> None:
 
 def drop_scratch_table(url: str) -> None:
     """Drop the baseline's table from the database at ``url``."""
+    from service.store.db import make_engine
+
     engine = make_engine(url)
     try:
         scratch.drop_all(engine)
@@ -53,6 +60,8 @@ def drop_scratch_table(url: str) -> None:
 
 def create_insert_app(url: str, pool_size: int) -> Flask:
     """Return the baseline app: ``POST /insert`` stores one row and answers its id (201)."""
+    from service.store.db import make_engine
+
     app = Flask("pitch-bench-insert")
     engine = make_engine(url, pool_size)
 
@@ -80,25 +89,35 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("app", choices=("pitch", "insert"))
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--workers", type=int, required=True)
+    parser.add_argument("--worker-class", choices=("gevent", "gthread"), default="gevent")
     args = parser.parse_args(argv)
 
+    from service.gunicorn_app import prepare_gevent
+
+    if args.worker_class == "gevent":
+        prepare_gevent()  # before psycopg is imported
     from service.config import Settings
     from service.metrics import prepare_metrics_dir
 
     settings = Settings.from_env()
     prepare_metrics_dir(args.workers)
 
-    from service.gunicorn_app import run_gunicorn
+    from service.gunicorn_app import WORKER_CLASS, run_gunicorn
     from service.logs import configure_logging
+
+    worker_class = WORKER_CLASS if args.worker_class == "gevent" else "gthread"
 
     configure_logging(settings.log_level)
     bind = f"127.0.0.1:{args.port}"
     if args.app == "pitch":
         from service.api import create_app
 
-        run_gunicorn(settings, bind, args.workers, lambda: create_app(settings))
+        run_gunicorn(settings, bind, args.workers, lambda: create_app(settings), worker_class)
     else:
-        run_gunicorn(settings, bind, args.workers, lambda: create_insert_app(settings.database_url, settings.pool_size))
+        run_gunicorn(
+            settings, bind, args.workers, lambda: create_insert_app(settings.database_url, settings.pool_size),
+            worker_class,
+        )
 
 
 if __name__ == "__main__":

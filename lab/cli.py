@@ -49,6 +49,50 @@ def bench_api(clients: int, games: int, workers: int, database: str | None) -> N
     run(clients, games, workers, database)
 
 
+
+
+@bench.command("stream")
+@click.option("--subscribers", default=1000, show_default=True, help="Live streams open at once.")
+@click.option("--players", default=4, show_default=True, help="Client threads playing other tables as fast as they go.")
+@click.option("--pace", default=0.25, show_default=True, help="Seconds between the watched table's actions.")
+@click.option("--actions", default=300, show_default=True, help="Actions each player takes in each phase.")
+@click.option("--workers", default=1, show_default=True, help="gunicorn processes (pitch serve's default is 1).")
+@click.option("--database", default="sqlite", show_default=True,
+              help="sqlite (a fresh embedded file), postgresql (a throwaway database on 127.0.0.1:5432), or a URL.")
+def bench_stream(subscribers: int, players: int, pace: float, actions: int, workers: int, database: str) -> None:
+    """Live streams: delivery from an action's 201 to each subscriber, memory per stream, action p99 with and without them."""
+    from lab.bench_stream import bench_stream as run, ms
+
+    if min(subscribers, players, actions, workers) < 1:
+        raise click.UsageError("--subscribers, --players, --actions and --workers must be 1 or more")
+    click.echo(f"{subscribers:,} streams against pitch serve, {players} players x {actions} actions per phase ...")
+    figures = run(subscribers, players, actions, workers, database, pace)
+    click.echo(describe())
+    click.echo(f"server: pitch serve, {figures.workers} gunicorn worker(s), {figures.database}; heartbeat 15 s")
+    click.echo(
+        f"streams: {figures.opened:,} of {figures.subscribers:,} open on one table (its 4 seats and spectators), "
+        f"where a seat acts every {figures.pace:g} s while {figures.players} players play other tables flat out"
+    )
+    d = figures.delivery
+    click.echo(
+        f"delivery, 201 -> each subscriber: p50 {ms(d, 0.5):.1f} ms, p99 {ms(d, 0.99):.1f} ms, max {ms(d, 1.0):.1f} ms "
+        f"({len(d):,} of {figures.expected:,} deliveries; {figures.early:,} read before the 201)"
+    )
+    click.echo(
+        f"memory per open stream: {figures.per_stream / 1024:.1f} KiB (workers' resident memory "
+        f"{figures.memory_before / 2**20:.1f} MiB -> {figures.memory_after / 2**20:.1f} MiB)"
+    )
+    for label, values in (("gthread workers, no stream (before live streams)", figures.before),
+                          ("gevent workers, no stream", figures.without),
+                          (f"gevent workers, {figures.opened:,} streams open", figures.with_streams)):
+        click.echo(f"players' actions, {label}: p50 {ms(values, 0.5):.1f} ms, p99 {ms(values, 0.99):.1f} ms ({len(values):,} actions)")
+    click.echo(f"action p99 with the streams open / without: {figures.ratio:.2f}")
+    for error in figures.errors:
+        click.echo(f"error: {error}")
+    if figures.errors or figures.opened < figures.subscribers or len(d) < figures.expected:
+        raise SystemExit(1)
+
+
 @bench.command("ai")
 @click.option("--playouts", default=300, show_default=True, help="Whole-hand level-3 rollouts to time.")
 @click.option("--hints", default=20, show_default=True, help="Positions to time a hint on, at each level.")

@@ -43,7 +43,7 @@ def report(figures: ApiFigures) -> list[str]:
     """Return the lines that describe a run."""
     statuses = ", ".join(f"{status}: {count:,}" for status, count in sorted(figures.statuses.items()))
     lines = [
-        f"server: gunicorn, {figures.workers} workers x {figures.threads} threads (gthread), "
+        f"server: gunicorn, {figures.workers} gevent workers ({figures.threads} database connections each), "
         f"{figures.server_version}, {figures.database}",
         f"clients: {figures.clients} threads, keep-alive connections; write limit off (one client address)",
         f"games: {figures.finished} of {figures.games} finished; {figures.replayed} of {figures.games} "

@@ -4,6 +4,11 @@ The HTTP app, the workers and the CLI all build their services here, and only he
 adapters handed to use cases (through their constructors). With a broker set, jobs go
 to Celery workers by task name; without one, to the server's own threads
 (service/jobs/threads.py), which ``start_runner`` starts.
+
+Each change is also announced through the notifications of service/notify (this process's
+bus, and NOTIFY, Redis or nothing for the other processes); a server process starts
+listening for the others' with ``start_listening``. Under gevent the computer players'
+computations run in native threads (service/jobs/offload.py).
 """
 
 from __future__ import annotations
@@ -16,13 +21,16 @@ from service.config import Settings
 from service.games import GameService
 from service.hints import HintService
 from service.jobs.handlers import default_handlers
+from service.jobs.offload import compute_runner
 from service.jobs.runner import JobRunner
 from service.jobs.threads import ThreadRunner
 from service.metrics import Metrics, NoMetrics
+from service.notify import Notifications, open_notifications
 from service.ports.jobs import Dispatcher
 from service.store import open_event_store
 from service.store.db import make_engine
 from service.store.job_rows import JobRows
+from service.streams import JobWaits
 
 
 @dataclass
@@ -35,6 +43,7 @@ class Services:
     runner: ThreadRunner | None
     engine: Engine
     metrics: Metrics
+    notifications: Notifications
     broker: Dispatcher | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
     public_metrics: bool = True  # False with PITCH_METRICS_PORT: gunicorn's master serves them, the API's port not
 
@@ -43,13 +52,21 @@ class Services:
         if self.runner is not None and self.runner.jobs is None:
             self.runner.start(self.jobs)
 
+    def start_listening(self) -> None:
+        """Receive the other processes' notifications (a server that serves live streams does)."""
+        self.notifications.listener.start()
+
     def close(self) -> None:
         """Stop the background threads and release the database."""
+        self.notifications.listener.stop()
         if self.runner is not None:
             self.runner.stop()
         close = getattr(self.jobs.dispatcher, "close", None)
         if close is not None:
             close()
+        close_remote = getattr(self.notifications.remote, "close", None)
+        if close_remote is not None:
+            close_remote()
         self.engine.dispose()
 
 
@@ -59,6 +76,8 @@ def build_services(
     """Return the services ``settings`` describe (a ThreadRunner when no broker and no dispatcher is given)."""
     metrics = metrics or NoMetrics()
     engine = make_engine(settings.database_url, settings.pool_size)
+    notifications = open_notifications(engine, settings.database_url, settings.notify_url)
+    compute = compute_runner()
     runner = None
     if dispatcher is None:
         if settings.broker_url:
@@ -66,14 +85,18 @@ def build_services(
 
             dispatcher = CeleryDispatcher(settings.broker_url)
         else:
-            runner = ThreadRunner(settings.job_threads, sweep_seconds=max(0.5, settings.job_lease_seconds / 4))
+            runner = ThreadRunner(
+                settings.job_threads, sweep_seconds=max(0.5, settings.job_lease_seconds / 4), compute=compute,
+            )
             dispatcher = runner
     job_rows = JobRows(engine)
-    games = GameService(open_event_store(engine), dispatcher, settings.state_cache, metrics=metrics)
-    hints = HintService(games, job_rows, dispatcher)
-    handlers = default_handlers(games, job_rows, dispatcher)
-    jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics)
+    notifier = notifications.notifier
+    games = GameService(open_event_store(engine), dispatcher, settings.state_cache, metrics=metrics, notifier=notifier)
+    hints = HintService(games, job_rows, dispatcher, JobWaits(notifications.bus))
+    handlers = default_handlers(games, job_rows, dispatcher, compute)
+    jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics, notifier)
     broker = dispatcher if settings.broker_url else None
     return Services(
-        games, jobs, hints, runner, engine, metrics, broker, public_metrics=settings.metrics_port is None,
+        games, jobs, hints, runner, engine, metrics, notifications, broker,
+        public_metrics=settings.metrics_port is None,
     )

@@ -61,17 +61,18 @@ def main() -> None:
 @click.option("--port", default=None, type=click.IntRange(1, 65535), help="Port to listen on (PITCH_PORT, default 8000).")
 @click.option("--workers", default=None, type=click.IntRange(min=1), help="Processes (PITCH_WORKERS, default 1).")
 def serve(host: str | None, port: int | None, workers: int | None) -> None:
-    """Serve the API with gunicorn; with no configuration, on an embedded SQLite file.
+    """Serve the API and its live streams with gunicorn (gevent workers); with no configuration, on an embedded SQLite file.
 
     The fast simulator's kernels are compiled (or loaded from numba's cache) before the
     workers start. With more than one process, or PITCH_METRICS_PORT set, metrics are kept
     in the directory PROMETHEUS_MULTIPROC_DIR names (a fresh temporary one when it is unset),
     so that /metrics adds up every process's.
     """
-    from service.gunicorn_app import bind_address, check_port_free, run_gunicorn
+    from service.gunicorn_app import bind_address, check_port_free, prepare_gevent, run_gunicorn
+
+    prepare_gevent()  # first: psycopg must be imported into a patched standard library
     from service.jobs.warm import prepare_kernel_cache
     from service.logs import configure_logging
-    from service.store.migrate import upgrade
     from service.metrics import prepare_metrics_dir
 
     settings = Settings.from_env()

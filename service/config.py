@@ -25,6 +25,9 @@ start with one line naming the variable (``SettingsError``), never a traceback l
 | PITCH_WORKER_METRICS_PORT | port on PITCH_HOST where ``pitch worker`` serves its Prometheus metrics; unset: none | unset |
 | PITCH_MAX_BODY | bytes a request body may hold; a longer one is refused (413) before it is read | 65536 |
 | PITCH_CORS_ORIGINS | origins (``https://host:port``, comma-separated, or ``*``) whose browser pages may call the API; unset: none | unset |
+| PITCH_CONNECTIONS | open connections (live streams included) each gunicorn process serves at once | 5000 |
+| PITCH_STREAM_HEARTBEAT | seconds between a live stream's heartbeats (and re-reads of the store) | 15 |
+| PITCH_NOTIFY_URL | Redis URL for the wake-ups of live streams across processes; unset: PostgreSQL's LISTEN/NOTIFY, or on SQLite a poll | unset |
 """
 
 from __future__ import annotations
@@ -91,6 +94,9 @@ class Settings:
     worker_metrics_port: int | None = None
     max_body: int = DEFAULT_MAX_BODY
     cors_origins: tuple[str, ...] = ()
+    connections: int = 5000
+    stream_heartbeat: float = 15.0
+    notify_url: str | None = None
 
     @property
     def pool_size(self) -> int:
@@ -132,6 +138,9 @@ class Settings:
             worker_metrics_port=read.optional_port("PITCH_WORKER_METRICS_PORT"),
             max_body=read.number("PITCH_MAX_BODY", DEFAULT_MAX_BODY, int, least=1),
             cors_origins=tuple(o.strip() for o in read.text("PITCH_CORS_ORIGINS", "").split(",") if o.strip()),
+            connections=read.number("PITCH_CONNECTIONS", 5000, int, least=1),
+            stream_heartbeat=read.heartbeat("PITCH_STREAM_HEARTBEAT", 15.0),
+            notify_url=read.notify_url(),
         )
 
 
@@ -188,6 +197,18 @@ class _Reader:
                 f"PITCH_DATABASE_URL is not a database URL the service can use: {raw.split('@')[-1]!r}; "
                 "use sqlite:///path/to/pitch.db or postgresql://user@host/dbname"
             )
+        return raw
+
+    def heartbeat(self, name: str, default: float) -> float:
+        seconds = self.number(name, default, float, least=0)
+        if not 0 < seconds <= 15:
+            raise SettingsError(f"{name} must be more than 0 and at most 15 seconds, not {seconds:g}")
+        return seconds
+
+    def notify_url(self) -> str | None:
+        raw = self._raw("PITCH_NOTIFY_URL")
+        if raw is not None and raw.split("://", 1)[0] not in ("redis", "rediss"):
+            raise SettingsError(f"PITCH_NOTIFY_URL must be a redis://host:6379/0 URL, not {raw!r}")
         return raw
 
     def broker_url(self) -> str | None:

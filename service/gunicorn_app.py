@@ -1,12 +1,22 @@
 """gunicorn's settings for the API, in one place: ``pitch serve`` and the production config both use them.
 
 ``gunicorn_options`` is every setting; ``run_gunicorn`` serves an app with them in this
-process (``pitch serve``, and ``pitch bench api``'s servers, so that the benchmark measures
-the server as deployed); ``service/gunicorn_conf.py`` hands them to the ``gunicorn``
-command (``gunicorn -c python:service.gunicorn_conf 'service.api:create_app()'``).
+process (``pitch serve``, and ``pitch bench api``'s and ``pitch bench stream``'s servers, so
+that the benchmarks measure the server as deployed); ``service/gunicorn_conf.py`` hands them
+to the ``gunicorn`` command (``gunicorn -c python:service.gunicorn_conf 'service.api:create_app()'``).
 
-- Workers: service/gunicorn_worker.py (gthread; the request timeout; problem+json for the
-  errors gunicorn answers itself).
+- Workers: gevent (service/gunicorn_worker.py). Each process serves its requests and its
+  open live streams as greenlets on one event loop, so a thousand open streams
+  (service/api/streams.py) take a thousand small greenlets and sockets, not a thousand
+  threads, and leave the requests as fast as before. ``PITCH_CONNECTIONS`` caps the
+  connections per process (gunicorn's ``worker_connections``). The standard library is
+  patched for gevent (``prepare_gevent``) before anything imports psycopg, so that psycopg 3
+  waits for its sockets through gevent instead of blocking the process (psycopg picks its
+  wait function when it is imported); the computer players' computations run in native
+  threads (service/jobs/offload.py). The request timeout: gunicorn's master replaces a
+  worker whose loop is held longer than it, and a request that waits longer is ended by
+  its worker (service/gunicorn_worker.py); the worker answers the errors gunicorn answers
+  itself as problem+json.
 - One listening socket, made by the master and shared by its workers. A worker that stops
   (a ``kill -HUP`` reload, ``max_requests`` recycling, a crash) leaves the socket open with
   the others, so no connection waiting to be accepted is lost, and a port already in use
@@ -21,17 +31,21 @@ command (``gunicorn -c python:service.gunicorn_conf 'service.api:create_app()'``
   lines (service/logs.py); gunicorn's control socket off (it would be one file in the
   home folder, shared by every server the user runs).
 - Hooks (service/gunicorn_hooks.py): the kernels compiled before the workers start; the
-  metrics port served by the master; dead workers' live gauges forgotten.
+  metrics port served by the master; a stopping worker's live streams ended at once; dead
+  workers' live gauges forgotten.
 """
 
 from __future__ import annotations
 
+import resource
 import socket
+import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from service.config import Settings
 
+WORKER_CLASS: Final = "service.gunicorn_worker.PitchWorker"
 GRACEFUL_TIMEOUT = 30
 KEEPALIVE_SECONDS = 5
 
@@ -67,8 +81,8 @@ def gunicorn_options(settings: Settings, bind: str, processes: int) -> dict[str,
     return {
         "bind": [bind],
         "workers": processes,
-        "worker_class": "service.gunicorn_worker.PitchWorker",
-        "threads": settings.threads,
+        "worker_class": WORKER_CLASS,
+        "worker_connections": settings.connections,
         "timeout": settings.request_timeout,
         "graceful_timeout": GRACEFUL_TIMEOUT,
         "keepalive": KEEPALIVE_SECONDS,
@@ -85,16 +99,46 @@ def gunicorn_options(settings: Settings, bind: str, processes: int) -> dict[str,
         "on_reload": gunicorn_hooks.on_reload,
         "when_ready": gunicorn_hooks.when_ready(settings),
         "post_fork": gunicorn_hooks.post_fork,
+        "post_worker_init": gunicorn_hooks.post_worker_init,
         "pre_request": gunicorn_hooks.pre_request,
         "child_exit": gunicorn_hooks.child_exit,
     }
 
 
-def run_gunicorn(settings: Settings, bind: str, processes: int, load: Callable[[], Any]) -> None:
-    """Serve the WSGI app ``load()`` returns (called in each worker) on ``bind`` until stopped."""
+def prepare_gevent() -> None:
+    """Patch the standard library for gevent: call first, before psycopg, SQLAlchemy or the app is imported."""
+    if "psycopg" in sys.modules and not _is_patched():
+        raise RuntimeError("patch for gevent before psycopg is imported: it picks how it waits at import")
+    from gevent import monkey
+
+    monkey.patch_all()
+
+
+def _is_patched() -> bool:
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and bool(monkey.is_module_patched("select"))
+
+
+def raise_open_files_limit() -> None:
+    """Let this process (and its workers) open as many files as the system allows: a stream is a socket."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536), hard))
+
+
+def run_gunicorn(
+    settings: Settings, bind: str, processes: int, load: Callable[[], Any], worker_class: str = WORKER_CLASS,
+) -> None:
+    """Serve the WSGI app ``load()`` returns (called in each worker) on ``bind`` until stopped.
+
+    Under the default gevent workers, ``prepare_gevent`` must have been called first;
+    ``worker_class="gthread"`` serves with threads instead (a benchmark's baseline).
+    """
     from gunicorn.app.base import BaseApplication
 
     options = gunicorn_options(settings, bind, processes)
+    if worker_class != WORKER_CLASS:
+        options.update(worker_class=worker_class, threads=settings.threads)
 
     class Server(BaseApplication):  # type: ignore[misc]
         def load_config(self) -> None:
@@ -105,4 +149,5 @@ def run_gunicorn(settings: Settings, bind: str, processes: int, load: Callable[[
         def load(self) -> Any:
             return load()
 
+    raise_open_files_limit()
     Server().run()

@@ -8,6 +8,7 @@ defaults of its own for a server: ``PITCH_HOST`` 0.0.0.0 and ``PITCH_WORKERS`` o
 plus one. The settings themselves are ``pitch serve``'s (service/gunicorn_app.py); gunicorn's
 own ``GUNICORN_CMD_ARGS`` can still override any of them.
 
+Its first act patches the standard library for gevent (service/gunicorn_app.py says why).
 An entry module: it reads the environment and sets it up (NUMBA_CACHE_DIR when the
 package folder is read-only, PROMETHEUS_MULTIPROC_DIR) when gunicorn imports it, before any
 worker exists.
@@ -15,14 +16,18 @@ worker exists.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import sys
+from service.gunicorn_app import prepare_gevent
 
-from service.config import Settings, SettingsError
-from service.gunicorn_app import bind_address, gunicorn_options
-from service.jobs.warm import KernelCacheError, prepare_kernel_cache
-from service.metrics import prepare_metrics_dir
+prepare_gevent()  # first of all: psycopg must be imported into a patched standard library
+
+import multiprocessing  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+
+from service.config import Settings, SettingsError  # noqa: E402
+from service.gunicorn_app import bind_address, gunicorn_options, raise_open_files_limit  # noqa: E402
+from service.jobs.warm import KernelCacheError, prepare_kernel_cache  # noqa: E402
+from service.metrics import prepare_metrics_dir  # noqa: E402
 
 _SERVER_DEFAULTS = {"PITCH_HOST": "0.0.0.0", "PITCH_WORKERS": str(multiprocessing.cpu_count() + 1)}
 
@@ -33,4 +38,5 @@ except (SettingsError, KernelCacheError) as _error:
     sys.exit(f"pitch: {_error}")
 
 prepare_metrics_dir(_settings.workers, shared=_settings.metrics_port is not None)
+raise_open_files_limit()  # each open live stream is a socket
 globals().update(gunicorn_options(_settings, bind_address(_settings.host, _settings.port), _settings.workers))

@@ -1,5 +1,6 @@
 """gunicorn hooks for the API: the kernels compiled before serving, the metrics port, a logger that
-builds no discarded access log, and a cap on the requests of one keep-alive connection.
+builds no discarded access log, a cap on the requests of one keep-alive connection, and the end
+of the live streams when a worker stops.
 
 - ``on_starting`` / ``on_reload``: the master compiles the fast simulator's kernels into
   numba's cache (in a child process, service/jobs/warm.py) before it forks any worker,
@@ -19,12 +20,19 @@ builds no discarded access log, and a cap on the requests of one keep-alive conn
   while another idles. As nginx's ``keepalive_requests`` does, the hundredth request on a
   connection is answered with ``Connection: close``; the client connects again, and the
   new connection goes to whichever worker accepts it first.
+- A live stream never ends by itself while its game goes on, so a worker told to stop
+  would wait out its whole graceful timeout for them. ``post_worker_init`` starts a watch
+  that ends the worker's streams as soon as it is told to stop: their clients reconnect
+  (an EventSource by itself, after the ``retry`` the stream gave) and resume with
+  Last-Event-ID on another worker, while the requests in flight finish as before.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -35,6 +43,7 @@ from service.config import Settings
 KEEPALIVE_REQUESTS: Final = 100
 log = logging.getLogger(__name__)
 _metrics_servers: list[Any] = []  # the master's metrics server, whose socket each worker closes after the fork
+WATCH_SECONDS: Final = 0.5
 
 
 class AppLogger(Logger):  # type: ignore[misc]
@@ -93,3 +102,17 @@ def child_exit(_server: Any, worker: Any) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
+
+
+def post_worker_init(worker: Any) -> None:
+    """Watch the worker, and end its live streams once it is told to stop (gunicorn's hook)."""
+    hub = getattr(worker.wsgi, "extensions", {}).get("pitch_streams")
+    if hub is None:
+        return
+
+    def watch() -> None:
+        while worker.alive:
+            time.sleep(WATCH_SECONDS)
+        hub.close()
+
+    threading.Thread(target=watch, name="pitch-streams-watch", daemon=True).start()

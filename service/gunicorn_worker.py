@@ -1,15 +1,15 @@
-"""The gunicorn worker the API runs: gthread, with a request timeout that holds and problem+json errors.
+"""The gunicorn worker the API runs: gevent, with a request timeout that holds and problem+json errors.
 
-- gthread (a request mostly waits on the database; a few threads per process serve
-  many connections). Its own ``timeout`` is a heartbeat of the process's main loop, which
-  beats on while a request thread is stuck: a request that never ends would hold its
-  thread (and a database connection) for ever. ``PitchWorker`` keeps the start time of
-  every request in flight; once one has run longer than the timeout
-  (``PITCH_REQUEST_TIMEOUT``), the worker logs it, stops taking connections (the others
-  take them from the shared socket), lets the requests still within their time finish,
-  and exits; gunicorn starts a fresh worker in its place. A thread cannot be killed in Python: replacing the process
-  is the only way to get its thread and connection back. The stuck request's client gets
-  no answer (its connection closes), as under a sync worker's timeout.
+- gevent: each request and each open live stream is a greenlet on the process's event
+  loop (service/gunicorn_app.py says why).
+- The request timeout (``PITCH_REQUEST_TIMEOUT``) holds both ways a request can outstay it.
+  A request that waits (on the database, a lock, a socket) is ended by the worker once it
+  has run longer than the timeout: its greenlet is interrupted where it waits (a
+  transaction it held rolls back and its connection returns to the pool), it is logged,
+  and its client gets a 500 problem, or a closed connection when the answer had begun. A
+  request that computes without yielding holds the whole loop, and with it the worker's
+  heartbeat: gunicorn's master then replaces the worker after the same timeout. Live
+  streams and long-polls (``?wait=``) are meant to be long: they are not timed.
 - Errors gunicorn answers by itself, before the app sees the request (a malformed request
   line or header: 400; a request line over ``limit_request_line``: 414; too many or too
   large headers: 431), are written as ``application/problem+json`` like every error of the
@@ -21,13 +21,11 @@
 from __future__ import annotations
 
 import json
-import os
-import threading
-import time
 from typing import Any, Final
 
+import gevent
 from gunicorn import util
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.ggevent import GeventWorker
 
 MEDIA_TYPE: Final = "application/problem+json"
 # The problem types of the errors gunicorn answers itself, from the closed list of
@@ -39,7 +37,6 @@ GUNICORN_PROBLEMS: Final = {
     414: ("uri-too-long", "URI too long"),
     431: ("headers-too-large", "Request header fields too large"),
 }
-CHECK_EVERY: Final = 1.0  # the main loop's beat: a stuck request is seen within a second of its timeout
 
 
 def problem_bytes(status: int, reason: str, detail: str) -> bytes:
@@ -64,57 +61,38 @@ def write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
     util.write_nonblock(sock, problem_bytes(status_int, reason, mesg))
 
 
-class PitchWorker(ThreadWorker):  # type: ignore[misc]
-    """gunicorn's gthread worker, replaced when one of its requests outlives the request timeout."""
+class RequestTimeoutError(Exception):
+    """A request ran longer than the request timeout and was ended."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._in_flight: dict[int, tuple[float, str]] = {}
-        self._in_flight_lock = threading.Lock()
-        self._stuck = False
-        self._checked = 0.0
+
+def is_timed(path: str, query: str) -> bool:
+    """Tell whether a request is held to the request timeout: all but live streams and long-polls."""
+    return not (path.endswith("/stream") or "wait=" in query)
+
+
+class PitchWorker(GeventWorker):  # type: ignore[misc]
+    """gunicorn's gevent worker, ending requests that outstay the timeout and answering its own errors as problems."""
 
     def init_process(self) -> None:
         """Answer gunicorn's own errors as problem+json in this process, then run gunicorn's worker."""
         util.write_error = write_problem
         super().init_process()
 
-    def handle_request(self, req: Any, conn: Any) -> Any:
-        """Serve one request, remembering when it started until it ends."""
-        key = threading.get_ident()
-        with self._in_flight_lock:
-            self._in_flight[key] = (time.monotonic(), f"{req.method} {req.path}")
+    def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
+        """Serve one request; one held to the timeout is ended once it has run longer."""
+        if not is_timed(req.path or "", req.query or ""):
+            return super().handle_request(listener_name, req, sock, addr)
+        timeout = gevent.Timeout(self.cfg.timeout)
+        timeout.start()
         try:
-            return super().handle_request(req, conn)
-        finally:
-            with self._in_flight_lock:
-                self._in_flight.pop(key, None)
-
-    def notify(self) -> None:
-        """Beat the heartbeat gunicorn's master watches, and look for a request past its timeout."""
-        super().notify()
-        now = time.monotonic()
-        if now - self._checked < CHECK_EVERY:
-            return
-        self._checked = now
-        with self._in_flight_lock:
-            started = sorted(self._in_flight.values())
-        if self._stuck:
-            if all(now - began > self.cfg.timeout for began, _ in started):
-                self.log.info("worker %d exits, leaving its stuck request(s) behind", self.pid)
-                os._exit(1)  # the stuck thread would hold a normal exit for ever
-            return
-        if started and now - started[0][0] > self.cfg.timeout:
-            self._stuck = True
-            self.alive = False  # no new connection; the requests still in time may finish
+            return super().handle_request(listener_name, req, sock, addr)
+        except gevent.Timeout as expired:
+            if expired is not timeout:
+                raise
             self.log.error(
-                "a request has run %.0f s, over the request timeout of %d s: %s; this worker stops "
-                "taking requests and is replaced", now - started[0][0], self.cfg.timeout, started[0][1],
+                "a request ran over the request timeout of %d s: %s %s; it was ended",
+                self.cfg.timeout, req.method, req.path,
             )
-
-    def run(self) -> None:
-        """Serve until stopped; a worker left with a stuck thread exits at once (the thread would hold the exit)."""
-        super().run()
-        if self._stuck:
-            self.log.info("worker %d exits, leaving its stuck request", self.pid)
-            os._exit(1)
+            raise RequestTimeoutError(f"the request ran over the request timeout of {self.cfg.timeout} s") from None
+        finally:
+            timeout.close()

@@ -7,10 +7,13 @@ the player means to take, it also says whether that differs from the suggestion.
 action must be one the rules allow now: one they refuse is refused as an action is (an
 IllegalActionError with the rules' reason), before any hint is computed. A
 hint or analysis computed for a version the game has since moved past is "superseded".
+A reader may wait for it (``wait`` seconds, at most ``MAX_WAIT``): the answer then comes as
+soon as the job is no longer pending (service/streams/waits.py), or when the wait is over.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Any, Mapping
 
 from domain.actions import action_of, command_from_action
@@ -26,17 +29,23 @@ from service.logs import current_request_id
 from service.ports.jobs import (
     BID_ANALYSIS, DONE, FAILED, HINT, RUNNING, SUPERSEDED, Dispatcher, Job, JobRepository, JobRequest,
 )
+from service.streams.waits import RECHECK_SECONDS, JobWaits
 
 DEFAULT_LEVEL = 4
+MAX_WAIT = 30
 
 
 class HintService:
     """Request and read hints and bid analyses."""
 
-    def __init__(self, games: GameService, jobs: JobRepository, dispatcher: Dispatcher) -> None:
+    def __init__(
+        self, games: GameService, jobs: JobRepository, dispatcher: Dispatcher, waits: JobWaits | None = None,
+    ) -> None:
+        """Request jobs through ``jobs`` and ``dispatcher``; wait for them through ``waits`` (else by re-reading)."""
         self.games = games
         self.jobs = jobs
         self.dispatcher = dispatcher
+        self.waits = waits
 
     def _request(self, game_id: str, job: JobRequest) -> Job:
         """Store the job, then send it (one that cannot be sent waits in its row for the sweep)."""
@@ -86,8 +95,19 @@ class HintService:
             raise IllegalActionError(f"seat {seat} cannot bid {bid} now")
         return self._request(game_id, JobRequest(BID_ANALYSIS, seat, level, state.version, {"bid": bid}))
 
-    def read(self, job_id: str, token: str | None, kind: str) -> dict[str, Any]:
-        """Return a hint or analysis as its seat may read it."""
+    def read(self, job_id: str, token: str | None, kind: str, wait: float = 0.0) -> dict[str, Any]:
+        """Return a hint or analysis as its seat may read it; while it is pending, wait up to ``wait`` seconds for it."""
+        deadline = time.monotonic() + min(max(wait, 0.0), MAX_WAIT)
+        answer = self._read(job_id, token, kind)
+        while answer["status"] == "pending" and (left := deadline - time.monotonic()) > 0:
+            if self.waits is not None:
+                self.waits.wait(job_id, left)
+            else:
+                time.sleep(min(left, RECHECK_SECONDS))
+            answer = self._read(job_id, token, kind)
+        return answer
+
+    def _read(self, job_id: str, token: str | None, kind: str) -> dict[str, Any]:
         job = self.jobs.get(job_id)
         if job is None or job.kind != kind:
             raise JobNotFoundError(f"there is no {kind} {job_id!r}")

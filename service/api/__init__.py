@@ -16,10 +16,12 @@ from service.api.ops_routes import ops
 from service.api.replay_routes import replays
 from service.api.routes import games, meta
 from service.api.web import web
+from service.api.streams import streams
 from service.bootstrap import Services, build_services
 from service.config import DEFAULT_MAX_BODY, RateLimits, Settings
 from service.games import GameService
 from service.metrics import PrometheusMetrics
+from service.streams import HEARTBEAT_SECONDS, StreamHub
 
 API_DESCRIPTION = """\
 Pitch (Auction Pitch, Setback, Smear, Pedro and relatives) as an event-sourced game service.
@@ -44,10 +46,16 @@ The reference is browsable at `/docs`. Every answer carries an `X-Request-Id` he
 `GET /v1/events?after=POSITION` lists every game's events by global position, as a spectator
 sees them, for projections and feeds: poll with `next`; no event is ever skipped.
 
+Live streams push the same events as server-sent events (`text/event-stream`), so no client
+need poll: `GET /v1/games/{id}/stream` (a seat's token, or none for a spectator; `id:` is the
+game's version) and `GET /v1/events/stream` (the global feed; `id:` is the position). Resume
+with `Last-Event-ID`: nothing is missed or sent twice. A `: heartbeat` comment comes at least
+every 15 s; a game's stream ends with an `end` event once the game has ended.
+
 Seats may be computer players (`{"kind": "ai", "level": 1-6}`); they act by themselves.
 A seat to act may ask for a hint (`POST /v1/games/{id}/hints`) or, while bidding, for a
 bid analysis (`POST /v1/games/{id}/bid-analysis`): both answer 202 with a `Location` to
-poll until its `status` is no longer `pending`.
+read until its `status` is no longer `pending`; `?wait=SECONDS` (at most 30) waits for it.
 """
 
 
@@ -123,6 +131,7 @@ def create_app(
         metrics = PrometheusMetrics()
         services = build_services(settings, metrics=metrics)
         services.start_runner()
+        services.start_listening()
     if services is not None and isinstance(services.metrics, PrometheusMetrics):
         metrics = services.metrics
     # A longer body is refused (413) before it is read: werkzeug checks Content-Length, and
@@ -138,6 +147,12 @@ def create_app(
         app.extensions["pitch_hints"] = services.hints
         app.extensions["pitch_services"] = services
     app.extensions["pitch"] = service
+    # Without the services (tests over a bare game service) nothing wakes the streams: they
+    # re-read the store on each heartbeat only.
+    heartbeat = settings.stream_heartbeat if settings is not None else HEARTBEAT_SECONDS
+    wakeups = services.notifications.bus if services is not None else None
+    assert service is not None
+    app.extensions["pitch_streams"] = StreamHub(service, wakeups, heartbeat)
     # Requests are counted even over a bare service (tests); a scrape shows what this app counted.
     app.extensions["pitch_metrics"] = metrics = metrics or PrometheusMetrics()
     api = PitchApi(app)
@@ -148,6 +163,7 @@ def create_app(
     api.register_blueprint(ops)
     app.register_blueprint(web)  # the web client: static files, outside the API's document
     app.register_blueprint(docs)
+    api.register_blueprint(streams)
     problems.register(app)
     observe.install(app, metrics, observe.Limiters.from_limits(limits))
     cors.install(app, settings.cors_origins if settings is not None else ())

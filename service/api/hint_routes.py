@@ -1,4 +1,8 @@
-"""The /v1 endpoints of hints and bid analyses: request one (202), then read it by its Location."""
+"""The /v1 endpoints of hints and bid analyses: request one (202), then read it by its Location.
+
+Reading takes ``?wait=SECONDS`` (at most 30): a long-poll that answers as soon as the job is
+no longer pending (service/hints.py), so a client need not poll.
+"""
 
 from __future__ import annotations
 
@@ -47,13 +51,17 @@ class Hints(MethodView):
 
 @hints.route("/hints/<hint_id>")
 class Hint(MethodView):
+    @hints.arguments(hint_schemas.WaitQuery, location="query")
     @hints.response(200, hint_schemas.HintOut)
     @hints.doc(security=[{"seatToken": []}])
     @hints.operation("getHint")
-    @hints.problems(401, 404, 503)
-    def get(self, hint_id: str) -> Any:
-        """Read a hint, with the token of the seat that asked for it."""
-        return _hints().read(hint_id, _token(), HINT)
+    @hints.problems(400, 401, 404, 503)
+    def get(self, query: dict[str, Any], hint_id: str) -> Any:
+        """Read a hint, with the token of the seat that asked for it.
+
+        With `wait`, a pending hint is waited for, up to that many seconds.
+        """
+        return _hints().read(hint_id, _token(), HINT, query["wait"])
 
 
 @hints.route("/games/<game_id>/bid-analysis")
@@ -75,10 +83,14 @@ class BidAnalyses(MethodView):
 
 @hints.route("/bid-analyses/<analysis_id>")
 class BidAnalysis(MethodView):
+    @hints.arguments(hint_schemas.WaitQuery, location="query")
     @hints.response(200, hint_schemas.BidAnalysisOut)
     @hints.doc(security=[{"seatToken": []}])
     @hints.operation("getBidAnalysis")
-    @hints.problems(401, 404, 503)
-    def get(self, analysis_id: str) -> Any:
-        """Read a bid analysis, with the token of the seat that asked for it."""
-        return _hints().read(analysis_id, _token(), BID_ANALYSIS)
+    @hints.problems(400, 401, 404, 503)
+    def get(self, query: dict[str, Any], analysis_id: str) -> Any:
+        """Read a bid analysis, with the token of the seat that asked for it.
+
+        With `wait`, a pending analysis is waited for, up to that many seconds.
+        """
+        return _hints().read(analysis_id, _token(), BID_ANALYSIS, query["wait"])

@@ -25,6 +25,14 @@ class HintRequest(Schema):
     )
 
 
+class WaitQuery(Schema):
+    wait = fields.Integer(
+        load_default=0, validate=validate.Range(min=0, max=30),
+        metadata={"description": "Seconds to wait, while it is pending, for it to be computed (long-poll): "
+                  "the answer comes as soon as its status is no longer `pending`, or when the wait is over."},
+    )
+
+
 class JobAccepted(Schema):
     id = fields.String(required=True)
     status = enum_of(("pending",), "pending: see Location.", required=True)

@@ -6,8 +6,11 @@ together with the jobs the new state calls for (service/games/outbox.py): the ev
 writes both in one transaction, and the jobs are dispatched after the commit. A dispatch
 that fails leaves the job's row pending, for the sweep to send again.
 
-The service depends on ports only (service/ports): an ``EventLog`` and a ``Dispatcher``,
-handed in by the composition root (service/bootstrap.py).
+After each commit the service also tells a ``Notifier`` (service/ports/notify.py) that the
+game moved, which wakes the live streams of every process; the store stays the truth.
+
+The service depends on ports only (service/ports): an ``EventLog``, a ``Dispatcher`` and a
+``Notifier``, handed in by the composition root (service/bootstrap.py).
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from service.ports.events import (
     AppendResult, ConcurrencyError, EventLog, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
 )
 from service.ports.jobs import Dispatcher, JobRequest
+from service.ports.notify import NoNotifier, Notifier
 
 log = logging.getLogger(__name__)
 
@@ -78,15 +82,16 @@ class GameService:
 
     def __init__(
         self, store: EventLog, dispatcher: Dispatcher | None = None, cache_size: int = 1000,
-        metrics: Metrics | None = None,
+        metrics: Metrics | None = None, notifier: Notifier | None = None,
     ) -> None:
-        """Serve games over ``store``; send the jobs each change stores to ``dispatcher``.
+        """Serve games over ``store``; send the jobs each change stores to ``dispatcher``; tell ``notifier`` of each change.
 
         With no dispatcher the jobs are stored and left for a sweep to send (tools that
         read or replay games, and never run jobs).
         """
         self.store = store
         self.dispatcher = dispatcher
+        self.notifier: Notifier = notifier or NoNotifier()
         self.metrics: Metrics = metrics or NoMetrics()
         self.states = StateCache(store, cache_size, self.metrics)
         self.seats = SeatTokens(store, cache_size)
@@ -122,6 +127,7 @@ class GameService:
         self.metrics.events_appended(len(result.events))
         self.deal_sources.keep(game_id, deals)
         self.dispatch(result)
+        self._announce(result)
         return CreatedGame(
             game_id=game_id,
             version=result.events[-1].version,
@@ -241,6 +247,7 @@ class GameService:
         self.metrics.events_appended(len(appended.events))
         self.states.remember(game_id, after)
         self.dispatch(appended)
+        self._announce(appended)
         return self._result(game_id, seat, appended.events, replayed=False, state=after)
 
     def _earlier(
@@ -261,6 +268,11 @@ class GameService:
     def dispatch(self, stored: AppendResult) -> None:
         """Send the jobs a committed change stored; one that cannot be sent waits in its row for the sweep."""
         send_jobs(self.dispatcher, stored.jobs)
+
+    def _announce(self, stored: AppendResult) -> None:
+        """Tell the notifier that a committed change moved its game (a wake-up for the live streams)."""
+        last = stored.events[-1]
+        self.notifier.events_appended(last.game_id, last.version, last.position)
 
     def _result(
         self, game_id: str, seat: int, stored: Sequence[StoredEvent], replayed: bool,

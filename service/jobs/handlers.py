@@ -8,7 +8,9 @@ their seat's information set (domain/ai/knowledge.py).
 
 A move is appended with ``expected_version = for_version`` and the idempotency key
 ``job:<id>``: a stale move's append conflicts and the job ends ``superseded``, and a
-duplicate delivery gets the first append back, so a card is never played twice. A move
+duplicate delivery gets the first append back, so a card is never played twice. The
+computation itself goes through a ``Compute`` runner (service/jobs/offload.py: a native
+thread when the server runs under gevent). A move
 taken up after the game moved on (perhaps by this very move, stored by an earlier attempt
 whose runner died before it sent the next one) makes sure the jobs the game's state now
 calls for are stored and sent, so the game is not left waiting.
@@ -28,6 +30,7 @@ from domain.state import GameState
 from service.errors import IdempotencyKeyError, VersionConflictError
 from service.games import GameService
 from service.games.outbox import jobs_needed, send_jobs
+from service.jobs.offload import Compute, run_here
 from service.ports.jobs import BID_ANALYSIS, DONE, HINT, MOVE, PENDING, SUPERSEDED, Dispatcher, Job, JobRepository
 
 HoldsLease = Callable[[], bool]
@@ -61,15 +64,18 @@ def _rng(job: Job) -> random.Random:
 class MoveHandler:
     """A computer seat's move, appended as that seat's action."""
 
-    def __init__(self, games: GameService, jobs: JobRepository, dispatcher: Dispatcher) -> None:
+    def __init__(
+        self, games: GameService, jobs: JobRepository, dispatcher: Dispatcher, compute: Compute = run_here,
+    ) -> None:
         self.games = games
         self.jobs = jobs
         self.dispatcher = dispatcher
+        self.compute = compute
 
     def run(self, job: Job, state: GameState, holds_lease: HoldsLease) -> Outcome | None:
         """Choose the seat's action and append it at the job's version."""
-        knowledge = knowledge_of(state, job.seat)
-        action = action_of(choose(knowledge, job.level, _rng(job), job.request.get("samples")))
+        samples = job.request.get("samples")
+        action = action_of(self.compute(lambda: choose(knowledge_of(state, job.seat), job.level, _rng(job), samples)))
         if not holds_lease():
             return None  # the lease was lost: this result is refused
         try:
@@ -91,9 +97,13 @@ class MoveHandler:
 class HintHandler:
     """A hint: the suggested action, and every legal action's expected points."""
 
+    def __init__(self, compute: Compute = run_here) -> None:
+        self.compute = compute
+
     def run(self, job: Job, state: GameState, holds_lease: HoldsLease) -> Outcome | None:
         """Estimate every legal action of the seat by the job's level."""
-        found = hint(knowledge_of(state, job.seat), job.level, _rng(job), job.request.get("samples"))
+        samples = job.request.get("samples")
+        found = self.compute(lambda: hint(knowledge_of(state, job.seat), job.level, _rng(job), samples))
         return Outcome(DONE, {
             "suggestion": action_of(found.suggestion),
             "estimates": [
@@ -111,10 +121,13 @@ class HintHandler:
 class BidAnalysisHandler:
     """A bid analysis: how likely the bid is to make, for each trump suit the seat could name."""
 
+    def __init__(self, compute: Compute = run_here) -> None:
+        self.compute = compute
+
     def run(self, job: Job, state: GameState, holds_lease: HoldsLease) -> Outcome | None:
         """Estimate the bid's chances per suit by the job's level."""
-        knowledge = knowledge_of(state, job.seat)
-        chances = analyze_bid(knowledge, int(job.request["bid"]), job.level, _rng(job), job.request.get("samples"))
+        bid, samples = int(job.request["bid"]), job.request.get("samples")
+        chances = self.compute(lambda: analyze_bid(knowledge_of(state, job.seat), bid, job.level, _rng(job), samples))
         return Outcome(DONE, {"estimates": [
             {"suit": c.suit, "probability": round(c.probability, 4), "standard_error": round(c.error, 4),
              "samples": c.samples}
@@ -125,6 +138,11 @@ class BidAnalysisHandler:
         """Nothing follows: the seat may ask again."""
 
 
-def default_handlers(games: GameService, jobs: JobRepository, dispatcher: Dispatcher) -> dict[str, Handler]:
-    """Return the handler of each kind of job."""
-    return {MOVE: MoveHandler(games, jobs, dispatcher), HINT: HintHandler(), BID_ANALYSIS: BidAnalysisHandler()}
+def default_handlers(
+    games: GameService, jobs: JobRepository, dispatcher: Dispatcher, compute: Compute = run_here,
+) -> dict[str, Handler]:
+    """Return the handler of each kind of job, computing through ``compute``."""
+    return {
+        MOVE: MoveHandler(games, jobs, dispatcher, compute), HINT: HintHandler(compute),
+        BID_ANALYSIS: BidAnalysisHandler(compute),
+    }

@@ -8,6 +8,8 @@
   computation keeps it and a dead runner loses it within one lease.
 - A job taken up after its game moved past the version it was asked for ends
   ``superseded``; its handler then sees that the game is not left waiting.
+- When a job has ended, the runner tells the notifier (service/ports/notify.py), which
+  wakes the readers waiting for it in every process.
 - A job's request carries the ``request_id`` of the HTTP request that caused it
   (service/logs.py); its log lines carry it while it runs, and so do the jobs its move
   causes in turn, so a table of computers playing on is traced to the request that
@@ -32,6 +34,7 @@ from service.logs import request_id_bound
 from service.metrics import Metrics, NoMetrics
 from service.ports.events import StoreUnavailableError
 from service.ports.jobs import DONE, FAILED, SUPERSEDED, Dispatcher, Job, JobRepository
+from service.ports.notify import NoNotifier, Notifier
 
 log = logging.getLogger(__name__)
 
@@ -41,9 +44,10 @@ class JobRunner:
 
     def __init__(
         self, rows: JobRepository, games: GameService, handlers: Mapping[str, Handler], dispatcher: Dispatcher,
-        lease_seconds: float = 60.0, metrics: Metrics | None = None,
+        lease_seconds: float = 60.0, metrics: Metrics | None = None, notifier: Notifier | None = None,
     ) -> None:
         self.rows = rows
+        self.notifier: Notifier = notifier or NoNotifier()
         self.games = games
         self.handlers = dict(handlers)
         self.dispatcher = dispatcher
@@ -97,6 +101,7 @@ class JobRunner:
         state = ended.state if ended is not None else FAILED
         if state in (DONE, SUPERSEDED, FAILED):
             self.metrics.job_finished(job.kind, state, seconds)
+            self.notifier.job_finished(job.id)  # wakes whoever waits for it (a hint's long-poll)
         log.info("job ended", extra={**context, "job_state": state, "duration_ms": round(seconds * 1000, 1)})
         return ended
 

@@ -7,7 +7,9 @@ lease expired or that waited too long (after a restart, say). The jobs' lifecycl
 same as under Celery; only the transport differs. Starting also warms the Monte Carlo
 players' fast simulator in a background thread: the entry points compile it into numba's
 cache before the server's processes start (service/jobs/warm.py), so each process loads
-it in about a second and the first computer move does not wait for the compiler.
+it in about a second and the first computer move does not wait for the compiler. Under
+gevent the warming, like each job's computation, runs in a native thread
+(service/jobs/offload.py), so that it does not hold the process's event loop.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import threading
 import time
 import uuid
 
+from service.jobs.offload import Compute, run_here
 from service.jobs.runner import JobRunner
 from service.jobs.warm import warm_fast_simulator
 
@@ -28,12 +31,13 @@ log = logging.getLogger(__name__)
 class ThreadRunner:
     """A dispatcher whose jobs run in this process's background threads."""
 
-    def __init__(self, threads: int = 2, sweep_seconds: float = 5.0) -> None:
+    def __init__(self, threads: int = 2, sweep_seconds: float = 5.0, compute: Compute = run_here) -> None:
         self._queue: queue.Queue[str | None] = queue.Queue()
         self._threads = max(1, threads)
         self._sweep_seconds = sweep_seconds
         self._stop = threading.Event()
         self._workers: list[threading.Thread] = []
+        self._compute = compute
         self.jobs: JobRunner | None = None
 
     def dispatch(self, job_id: str) -> None:
@@ -43,7 +47,7 @@ class ThreadRunner:
     def start(self, jobs: JobRunner) -> None:
         """Start the threads that run jobs with ``jobs``, and the sweeper."""
         self.jobs = jobs
-        warm = threading.Thread(target=warm_fast_simulator, name="pitch-fastsim-warm", daemon=True)
+        warm = threading.Thread(target=self._compute, args=(warm_fast_simulator,), name="pitch-fastsim-warm", daemon=True)
         warm.start()
         for i in range(self._threads):
             thread = threading.Thread(target=self._work, name=f"pitch-job-{i}", daemon=True)

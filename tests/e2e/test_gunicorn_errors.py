@@ -1,5 +1,6 @@
 """What gunicorn answers by itself, over a real socket: problem+json like every error of the app,
-and a request timeout that holds under the gthread worker (service/gunicorn_worker.py).
+and a request timeout that holds under the gevent worker (service/gunicorn_worker.py), for a
+request that waits and for one that computes.
 """
 
 from __future__ import annotations
@@ -59,41 +60,56 @@ def test_gunicorns_own_errors_are_problems(served: Server, request_bytes: bytes,
     assert problem["type"] == kind and problem["status"] == status and problem["title"] and problem["detail"]
 
 
-@pytest.mark.e2e
-def test_a_request_past_the_timeout_gets_its_worker_replaced(tmp_path: Path) -> None:
+@pytest.fixture
+def slow(tmp_path: Path) -> Iterator[Server]:
+    """The slow app under ``pitch serve``'s server settings, with a request timeout of 2 s."""
     port = free_port()
     argv = [sys.executable, "-m", "tests.e2e.slow_app", str(port), str(REQUEST_TIMEOUT)]
     root = Path(__file__).resolve().parents[2]
     server = Server(argv, port, tmp_path, clean_env(PYTHONPATH=str(root)))
     try:
         server.wait_ready("/pid")
-        first = int(get(port, "/pid")[2])
-        outcome: list[object] = []
-
-        def stuck() -> None:
-            started = time.monotonic()
-            try:
-                outcome.append(get(port, "/sleep?seconds=120", timeout=60)[0])
-            except (OSError, http.client.HTTPException) as error:
-                outcome.append(error)
-            outcome.append(time.monotonic() - started)
-
-        thread = threading.Thread(target=stuck)
-        thread.start()
-        thread.join(REQUEST_TIMEOUT + 15)
-        assert not thread.is_alive(), "the stuck request still holds its connection"
-        error, held = outcome
-        assert isinstance(error, (ConnectionError, http.client.RemoteDisconnected)), error
-        assert REQUEST_TIMEOUT <= float(held) < REQUEST_TIMEOUT + 10  # type: ignore[arg-type]
-        deadline = time.monotonic() + 30
-        while True:  # a fresh worker serves in its place
-            try:
-                second = int(get(port, "/pid")[2])
-                break
-            except OSError:
-                assert time.monotonic() < deadline, server.output()
-                time.sleep(0.2)
-        assert second != first
-        assert "over the request timeout of 2 s: GET /sleep" in server.output()
+        yield server
     finally:
         server.stop()
+
+
+@pytest.mark.e2e
+def test_a_request_that_waits_past_the_timeout_is_ended_with_a_problem(slow: Server) -> None:
+    first = int(get(slow.port, "/pid")[2])
+    started = time.monotonic()
+    status, headers, body = get(slow.port, "/sleep?seconds=120", timeout=60)
+    held = time.monotonic() - started
+    assert (status, headers["content-type"]) == (500, "application/problem+json"), body
+    assert json.loads(body)["type"] == "/problems/internal"
+    assert REQUEST_TIMEOUT <= held < REQUEST_TIMEOUT + 10
+    assert int(get(slow.port, "/pid")[2]) == first  # the worker goes on: only the request was ended
+    assert "over the request timeout of 2 s: GET /sleep" in slow.output()
+
+
+@pytest.mark.e2e
+def test_a_request_that_computes_past_the_timeout_gets_its_worker_replaced(slow: Server) -> None:
+    first = int(get(slow.port, "/pid")[2])
+    outcome: list[object] = []
+
+    def spin() -> None:
+        try:
+            outcome.append(get(slow.port, "/spin?seconds=120", timeout=60)[0])
+        except (OSError, http.client.HTTPException) as error:
+            outcome.append(error)
+
+    thread = threading.Thread(target=spin)
+    thread.start()
+    thread.join(REQUEST_TIMEOUT + 30)
+    assert not thread.is_alive(), "the computing request still holds its connection"
+    assert isinstance(outcome[0], (ConnectionError, http.client.RemoteDisconnected)), outcome
+    deadline = time.monotonic() + 30
+    while True:  # a fresh worker serves in its place
+        try:
+            second = int(get(slow.port, "/pid")[2])
+            break
+        except OSError:
+            assert time.monotonic() < deadline, slow.output()
+            time.sleep(0.2)
+    assert second != first
+

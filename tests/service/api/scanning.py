@@ -21,6 +21,7 @@ from werkzeug.test import TestResponse
 from domain.cards import card_name
 from service.bootstrap import Services
 from tests.service.api.client import ApiGame, bearer
+from tests.service.api.sse import read_stream
 from tests.service.api.visibility import Visibility, cards_in, cards_in_response
 
 Operation = tuple[str, str]
@@ -208,6 +209,7 @@ def scan_version(scan: Scan, since: int) -> dict[int | None, dict[str, Any]]:
             scan.check(("get", "/v1/games/{game_id}"), caller, past, at)
         events = client.get(f"/v1/games/{gid}/events?limit=1000", headers=headers)
         scan.check(("get", "/v1/games/{game_id}/events"), caller, events, version)
+        scan_stream(scan, caller, version, events.get_json()["events"])
         # The hand being played; the one before at the first scan of a hand.
         for n in {number, (number or 1) - 1 if number not in scan.scanned_hands else 0} - {None, 0}:
             hand = client.get(f"/v1/games/{gid}/hands/{n}", headers=headers)
@@ -227,6 +229,19 @@ def scan_version(scan: Scan, since: int) -> dict[int | None, dict[str, Any]]:
     return views
 
 
+def scan_stream(scan: Scan, caller: int | None, version: int, listed: list[dict[str, Any]]) -> None:
+    """Read the game's live stream from its start up to ``version`` as ``caller``: the events of its list, as listed."""
+    gid = scan.game.id
+    response, frames = read_stream(
+        scan.client, f"/v1/games/{gid}/stream", scan.headers(caller),
+        lambda frames: frames[-1].id == version or frames[-1].event == "end",
+    )
+    shown = [f.json() for f in frames if f.id is not None]
+    scan.check(("get", "/v1/games/{game_id}/stream"), caller, response, version, body=shown)
+    assert [f.id for f in frames if f.id is not None] == [e["version"] for e in shown] == list(range(1, version + 1))
+    assert shown == listed, f"the stream of game {gid} shows {caller} its events otherwise than its event list"
+
+
 def scan_public(scan: Scan, version: int) -> None:
     """Ask, without a token, the operations that take none: the global feed, the record, the audit."""
     client, gid = scan.client, scan.game.id
@@ -241,6 +256,14 @@ def scan_public(scan: Scan, version: int) -> None:
             break
         after = page["next"]
     assert [e["version"] for e in entries] == list(range(1, version + 1))
+    response, frames = read_stream(
+        client, f"/v1/events/stream?after={scan.first_position - 1}", {},
+        lambda frames: frames[-1].id is not None and frames[-1].json()["game_id"] == gid
+        and frames[-1].json()["version"] == version,
+    )
+    streamed = [f.json() for f in frames if f.id is not None and f.json()["game_id"] == gid]
+    scan.check(("get", "/v1/events/stream"), None, response, version, body=streamed)
+    assert streamed == entries, "the feed's stream shows this game's events otherwise than the feed"
     record = client.get(f"/v1/games/{gid}/record")
     scan.check(("get", "/v1/games/{game_id}/record"), None, record, version)
     audit = client.get(f"/v1/games/{gid}/audit")

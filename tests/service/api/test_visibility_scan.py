@@ -49,6 +49,8 @@ PER_CALLER: dict[Operation, str] = {
     ("get", "/v1/games/{game_id}"): "the view now, and as of past versions (?at=): the first since the last "
     "scan and each one the last action stored",
     ("get", "/v1/games/{game_id}/events"): "the whole event list",
+    ("get", "/v1/games/{game_id}/stream"): "the live stream from the first event to the version scanned, "
+    "which must equal the event list",
     ("get", "/v1/games/{game_id}/hands/{number}"): "the hand being played and the one before",
     ("post", "/v1/games/{game_id}/actions"): "each action's answer, its repeat under the same Idempotency-Key "
     "later on, and refused plays of cards the seat cannot see",
@@ -60,6 +62,7 @@ PER_CALLER: dict[Operation, str] = {
 # Operations that take no token: scanned as a spectator.
 PUBLIC: dict[Operation, str] = {
     ("get", "/v1/events"): "every game's feed, this game's entries",
+    ("get", "/v1/events/stream"): "the feed's live stream, this game's entries, which must equal the feed's",
     ("get", "/v1/games/{game_id}/record"): "409 while the game is played, then every hand record",
     ("get", "/v1/games/{game_id}/audit"): "the game's audit",
     ("post", "/v1/games"): "the creation's answer: no card at all, as nothing is played yet",

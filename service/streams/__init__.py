@@ -1,0 +1,15 @@
+"""Live streams and waits: a use-case package over the games and the wake-up ports.
+
+``StreamHub`` (hub.py) serves a game's events and the global feed to any number of
+subscribers of this process, a channel (channel.py) per source reading the store once per
+change for all of them; ``JobWaits`` (waits.py) lets a reader wait for a job to end. Both
+are woken through ``service.ports.notify``; the store stays the truth.
+"""
+
+from __future__ import annotations
+
+from service.streams.channel import Message
+from service.streams.hub import HEARTBEAT_SECONDS, End, Heartbeat, Item, StreamHub, Subscription, compact_json
+from service.streams.waits import JobWaits
+
+__all__ = ["HEARTBEAT_SECONDS", "End", "Heartbeat", "Item", "JobWaits", "Message", "StreamHub", "Subscription", "compact_json"]
