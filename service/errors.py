@@ -3,6 +3,7 @@
     AppError
     ├── GameNotFoundError     no game has that id                         (404)
     ├── JobNotFoundError      no hint or bid analysis has that id         (404)
+    ├── PositionNotFoundError a stream resumed after a version or position not reached (404)
     ├── UnauthorizedError     no token, or not a token of this game       (401)
     ├── VersionConflictError  the game is not at the expected version     (409)
     ├── IdempotencyKeyError   an Idempotency-Key reused for another body  (422)
@@ -21,6 +22,10 @@ class AppError(Exception):
 
 class GameNotFoundError(AppError):
     """No game has the requested id."""
+
+
+class PositionNotFoundError(AppError):
+    """A stream was asked to resume after a version or position it has not reached."""
 
 
 class JobNotFoundError(AppError):

@@ -33,7 +33,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalActionError, MalformedError, RulesError
 from service.errors import (
-    GameNotFoundError, IdempotencyKeyError, InvalidRequestError, JobNotFoundError, UnauthorizedError,
+    GameNotFoundError, IdempotencyKeyError, PositionNotFoundError, InvalidRequestError, JobNotFoundError, UnauthorizedError,
     VersionConflictError,
 )
 from service.ports.events import StoreUnavailableError
@@ -147,6 +147,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(GameNotFoundError)
     @app.errorhandler(JobNotFoundError)
+    @app.errorhandler(PositionNotFoundError)
     def _not_found(error: Exception) -> Response:
         return problem("not-found", str(error))
 

@@ -29,8 +29,8 @@ from marshmallow import Schema, fields, validate
 
 from service.api import schemas
 from service.api.blueprint import PitchBlueprint
-from service.api.routes import PROBLEM, _token
-from service.errors import InvalidRequestError
+from service.api.routes import _token
+from service.errors import InvalidRequestError, PositionNotFoundError
 from service.ports.events import StoreUnavailableError
 from service.streams import End, Heartbeat, Item, Message, StreamHub, Subscription
 
@@ -46,8 +46,8 @@ streams = PitchBlueprint(
 
 LAST_EVENT_ID = {
     "name": "Last-Event-ID", "in": "header", "required": False,
-    "description": "The `id` of the last message received: the stream resumes after it (it wins over `after`).",
-    "schema": {"type": "string", "maxLength": 20},
+    "description": "The `id` of the last message received: the stream resumes after it (it wins over `after`; empty: not sent).",
+    "schema": {"type": "string", "pattern": "^[0-9]{0,19}$"},
 }
 
 
@@ -82,14 +82,6 @@ FEED_EXAMPLE = (
 )
 
 
-def _problems(*codes: int) -> Any:
-    def decorate(func: Any) -> Any:
-        for code in codes:
-            func = streams.alt_response(code, schema=schemas.Problem, content_type=PROBLEM, description="A problem (RFC 9457).")(func)
-        return func
-    return decorate
-
-
 def _hub() -> StreamHub:
     hub: StreamHub = current_app.extensions["pitch_streams"]
     return hub
@@ -102,8 +94,10 @@ def _after(query: dict[str, Any], most: int) -> int:
         after: int = query["after"]
         return after
     text = header.strip()
-    if not text.isdigit() or len(text) > 20 or int(text) > most:
+    if not text.isdigit() or len(text) > 20:
         raise InvalidRequestError(f"Last-Event-ID must be an id this stream sent (a number from 0 to {most}), not {text[:40]!r}")
+    if int(text) > most:
+        raise PositionNotFoundError(f"no stream sent the id {text}: resume after one that was sent")
     return int(text)
 
 
@@ -119,7 +113,8 @@ class GameStream(MethodView):
             '`{"version": N}`), after which the stream closes.', GAME_EXAMPLE,
         ),
     )
-    @_problems(400, 401, 404)
+    @streams.operation("streamGameEvents")
+    @streams.problems(400, 401, 404, 503)
     def get(self, query: dict[str, Any], game_id: str) -> Any:
         """Stream the game's events live, as the token's seat (or, without a token, a spectator) sees them.
 
@@ -142,7 +137,8 @@ class FeedStream(MethodView):
             FEED_EXAMPLE,
         ),
     )
-    @_problems(400)
+    @streams.operation("streamEvents")
+    @streams.problems(400, 404, 503)
     def get(self, query: dict[str, Any]) -> Any:
         """Stream every game's events live by global position, as a spectator sees them.
 

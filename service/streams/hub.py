@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-from service.errors import InvalidRequestError
+from service.errors import PositionNotFoundError
 from service.games import GameService
 from service.ports.notify import Wakeups
 from service.streams.channel import Channel, Message, Page
@@ -93,25 +93,25 @@ class StreamHub:
         """Return the stream of a game's events after version ``after``, as the token's seat (or a spectator) sees them.
 
         Raises GameNotFoundError, UnauthorizedError (a token of no seat of this game), or
-        InvalidRequestError when ``after`` is past the game's version.
+        PositionNotFoundError when ``after`` is past the game's version.
         """
         state = self.games.load(game_id)
         self.games.seat_of(game_id, token)
         if after > state.version:
-            raise InvalidRequestError(f"game {game_id!r} is at version {state.version}; there is no version {after} to resume after")
+            raise PositionNotFoundError(f"game {game_id!r} is at version {state.version}; there is no version {after} to resume after")
         key = ("game", game_id, token)
         return Subscription(self, key, after, self._game_fetch(game_id, token))
 
     def feed(self, after: int) -> Subscription:
         """Return the stream of every game's events after global position ``after``, as a spectator sees them.
 
-        Raises InvalidRequestError when ``after`` is past the newest position (no stream sent it:
+        Raises PositionNotFoundError when ``after`` is past the newest position (no stream sent it:
         a channel must never start past what the store holds, or it would skip what comes next).
         """
         if after:
             entries, _ = self.games.feed(after - 1, 1)
             if not entries:
-                raise InvalidRequestError(f"the feed has no position {after} yet; resume after one that was sent")
+                raise PositionNotFoundError(f"the feed has no position {after} yet; resume after one that was sent")
         return Subscription(self, FEED, after, self._feed_fetch())
 
     # What each kind of channel reads, a page at a time, through the use cases.

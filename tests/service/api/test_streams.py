@@ -88,11 +88,12 @@ def test_the_first_frame_says_how_long_to_wait_before_reconnecting(client: Flask
     ("/v1/games/not-a-game/stream", {}, 404, "not-found"),
     ("/v1/games/{game}/stream", {"Authorization": "Bearer not-a-seat"}, 401, "unauthorized"),
     ("/v1/games/{game}/stream", {"Authorization": "Basic abc"}, 401, "unauthorized"),
-    ("/v1/games/{game}/stream?after=3", {}, 400, "malformed-request"),
+    ("/v1/games/{game}/stream?after=3", {}, 404, "not-found"),
     ("/v1/games/{game}/stream?after=-1", {}, 400, "malformed-request"),
-    ("/v1/games/{game}/stream", {"Last-Event-ID": "3"}, 400, "malformed-request"),
+    ("/v1/games/{game}/stream", {"Last-Event-ID": "3"}, 404, "not-found"),
     ("/v1/games/{game}/stream", {"Last-Event-ID": "two"}, 400, "malformed-request"),
-    ("/v1/events/stream", {"Last-Event-ID": "99999999999"}, 400, "malformed-request"),
+    ("/v1/events/stream", {"Last-Event-ID": "99999999999"}, 404, "not-found"),
+    ("/v1/events/stream", {"Last-Event-ID": "1.0.0"}, 400, "malformed-request"),
     ("/v1/events/stream?after=abc", {}, 400, "malformed-request"),
 ])
 def test_a_stream_that_cannot_start_is_a_problem_before_any_event(
