@@ -14,15 +14,20 @@ from sqlalchemy import Engine
 
 from service.config import Settings
 from service.games import GameService
+from service.games.clock import TurnClock
+from service.games.rematch import Rematches
+from service.games.tables import TableService
 from service.hints import HintService
-from service.jobs.handlers import default_handlers
+from service.jobs.clock import ClockHandler
+from service.jobs.handlers import MoveHandler, default_handlers
 from service.jobs.runner import JobRunner
 from service.jobs.threads import ThreadRunner
 from service.metrics import Metrics, NoMetrics
-from service.ports.jobs import Dispatcher
+from service.ports.jobs import CLOCK, Dispatcher
 from service.store import open_event_store
 from service.store.db import make_engine
 from service.store.job_rows import JobRows
+from service.store.seat_claims import TableRecords
 
 
 @dataclass
@@ -35,6 +40,8 @@ class Services:
     runner: ThreadRunner | None
     engine: Engine
     metrics: Metrics
+    tables: TableService | None = None  # open seats, claims, the listing, leaving (service/games/tables.py)
+    rematches: Rematches | None = None
     broker: Dispatcher | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
     public_metrics: bool = True  # False with PITCH_METRICS_PORT: gunicorn's master serves them, the API's port not
 
@@ -69,11 +76,24 @@ def build_services(
             runner = ThreadRunner(settings.job_threads, sweep_seconds=max(0.5, settings.job_lease_seconds / 4))
             dispatcher = runner
     job_rows = JobRows(engine)
-    games = GameService(open_event_store(engine), dispatcher, settings.state_cache, metrics=metrics)
+    store = open_event_store(engine)
+    games = GameService(store, dispatcher, settings.state_cache, metrics=metrics)
     hints = HintService(games, job_rows, dispatcher)
+    tables = TableService(games, store)
     handlers = default_handlers(games, job_rows, dispatcher)
+    handlers[CLOCK] = ClockHandler(TurnClock(tables.writes), MoveHandler(games, job_rows, dispatcher))
     jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics)
     broker = dispatcher if settings.broker_url else None
     return Services(
-        games, jobs, hints, runner, engine, metrics, broker, public_metrics=settings.metrics_port is None,
+        games, jobs, hints, runner, engine, metrics, tables, Rematches(tables), broker,
+        public_metrics=settings.metrics_port is None,
     )
+
+
+def table_services(games: GameService) -> tuple[TableService, Rematches]:
+    """Return the tables' use cases over a bare game service (an app built around one, in tests)."""
+    store = games.store
+    if not isinstance(store, TableRecords):
+        raise TypeError("tables need the event store's recorder (service/store/seat_claims.py)")
+    tables = TableService(games, store)
+    return tables, Rematches(tables)
