@@ -9,7 +9,8 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from domain.actions import ACTION_TYPES
-from service.games import SEAT_KINDS
+from service.api.table_schemas import ClockRequest, TableOut
+from service.games.tables import TABLE_SEAT_KINDS
 
 CARD = {"description": "A card: rank (2-9 T J Q K A) then suit (S H D C); jokers RJ and BJ.", "example": "AS"}
 SIDE = {"description": "A side: seats playing together (seat % number of sides)."}
@@ -24,10 +25,17 @@ class RulesRequest(Schema):
 
 
 class SeatRequest(Schema):
-    kind = fields.String(required=True, validate=validate.OneOf(SEAT_KINDS), metadata={"description": "human, or ai: a computer player."})
+    kind = fields.String(required=True, validate=validate.OneOf(TABLE_SEAT_KINDS), metadata={"description": (
+        "human, ai (a computer player) or open: a seat waiting for a player, who claims it with its invite "
+        "(or from the list, at a listed game); the game deals once no seat is open."
+    )})
     level = fields.Integer(
         strict=True, load_default=None, allow_none=True, validate=validate.Range(min=1, max=6),
         metadata={"description": "With kind ai: its level, 1 (beginner) to 6 (strongest)."},
+    )
+    invite_only = fields.Boolean(
+        load_default=False,
+        metadata={"description": "With kind open: reached only by its invite, never from the list."},
     )
 
 
@@ -38,6 +46,14 @@ class CreateGameRequest(Schema):
         load_default=None, allow_none=True, validate=validate.Length(min=1, max=200),
         metadata={"description": "A seed text for reproducible deals; such a game is marked as client-seeded, not fair."},
     )
+    listed = fields.Boolean(
+        load_default=False,
+        metadata={"description": "List the game in GET /v1/tables while seats are open."},
+    )
+    clock = fields.Nested(
+        ClockRequest, load_default=None, allow_none=True,
+        metadata={"description": "A turn clock: a human seat that has not acted in time is played by its stand-in."},
+    )
 
 
 class SeatCreated(Schema):
@@ -45,7 +61,12 @@ class SeatCreated(Schema):
     kind = fields.String(required=True)
     level = fields.Integer(allow_none=True)
     side = fields.Integer(required=True, metadata=SIDE)
-    token = fields.String(required=True, metadata={"description": "The seat's bearer token, shown only now."})
+    token = fields.String(metadata={"description": "The seat's bearer token, shown only now (not for an open seat)."})
+    invite = fields.String(metadata={"description": (
+        "An open seat's invite, shown only now: whoever holds it claims the seat "
+        "(POST /v1/games/{id}/seats/{seat}/claim)."
+    )})
+    invite_only = fields.Boolean(metadata={"description": "An open seat reached only by its invite."})
 
 
 class GameCreated(Schema):
@@ -54,6 +75,9 @@ class GameCreated(Schema):
     preset = fields.String(required=True)
     rules = fields.Dict(required=True, metadata={"description": "Every option, resolved."})
     seats = fields.List(fields.Nested(SeatCreated), required=True)
+    table = fields.Nested(TableOut, required=True, allow_none=True, metadata={"description": (
+        "The table: open seats, listing and clock; null for a game created without them."
+    )})
 
 
 class Action(Schema):
@@ -213,7 +237,7 @@ class CardCounter(Schema):
 class GameView(Schema):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
-    phase = fields.String(required=True, metadata={"description": "bidding, declaring, discarding, playing, scored or ended."})
+    phase = fields.String(required=True, metadata={"description": "waiting (for open seats), bidding, declaring, discarding, playing, scored or ended."})
     preset = fields.String(allow_none=True)
     seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat; null for a spectator."})
     seats = fields.List(fields.Nested(SeatOut), required=True)
@@ -245,6 +269,10 @@ class GameView(Schema):
     revokes = fields.List(fields.Nested(RevokeOut), required=True)
     legal_actions = fields.List(fields.Nested(Action), required=True)
     card_counter = fields.Nested(CardCounter, required=True, metadata={"description": "000 'Card counter'."})
+    table = fields.Nested(TableOut, required=True, allow_none=True, metadata={"description": (
+        "The table (docs/tables.md): open seats, the turn clock and the seat to act's deadline, stand-ins, "
+        "seats left; null for a game not played at a table."
+    )})
 
 
 class PlayersOut(Schema):
