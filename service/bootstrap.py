@@ -95,7 +95,7 @@ def table_services(games: GameService) -> tuple[TableService | None, Rematches |
 
     None when its store keeps no tables (an event log of another kind).
     """
-    store = games.store
+    store = getattr(games, "store", None)  # none in a bare object that only documents the API
     if not isinstance(store, TableRecords):
         return None, None
     tables = TableService(games, store)

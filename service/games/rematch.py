@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import uuid
 
+from domain.errors import IllegalActionError
 from domain.events import SeatSpec
 from domain.state import GameState
 from domain.table_events import RematchCreated
@@ -42,6 +43,8 @@ class Rematches:
         assert seat is not None
         if state.ended is None:
             raise GameNotFinishedError(f"game {game_id!r} is still being played; a rematch follows its end")
+        if seat not in rematch_seats(state)[1]:
+            raise IllegalActionError(f"seat {seat} is a computer's: a rematch is asked for by a person's seat")
         rematch_id = self._rematch_of(game_id, state)
         self._create(game_id, rematch_id, state)
         return self.tables.claim(rematch_id, seat, token)

@@ -221,9 +221,8 @@ class GameService:
             )
         try:
             command = command_from_action(seat, action)
-            events = decide(state, command, LazyDeals(self.deal_sources, game_id))
-            if holder and state.table is not None:
-                events = holder_acting(state, seat) + events
+            taken_back = holder_acting(state, seat) if holder and state.table is not None else []
+            events = taken_back + decide(state, command, LazyDeals(self.deal_sources, game_id))
         except PitchError:
             # A key used before for another request is refused as such, whatever this one asks.
             earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
