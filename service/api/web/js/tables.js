@@ -6,19 +6,7 @@
 
 import {api, explain} from "./api.js";
 import {ask, fill, h, notify} from "./dom.js";
-import {rememberSeats, seatsOf} from "./store.js";
-
-const KEY = "pitch.games";
-
-/** Return the invites this browser was given for a game's open seats, as {seat: invite}. */
-export function invitesOf(gameId) {
-  try {
-    const entry = JSON.parse(localStorage.getItem(KEY) || "{}")[gameId];
-    return entry && entry.invites ? {...entry.invites} : {};
-  } catch {
-    return {};
-  }
-}
+import {invitesOf, rememberSeats, seatsOf} from "./store.js";
 
 /** Return the address of the page that takes `seat` of a game (with its invite, when given). */
 export function joinLink(gameId, seat, invite = null) {
