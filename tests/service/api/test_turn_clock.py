@@ -4,7 +4,8 @@ The view shows the seat's deadline, which is the clock job's due time and the ti
 turn began plus the clock's seconds; the stand-in's action follows ClockRanOut in the
 log. After the table's timeouts in a row the stand-in keeps the seat (acting at once)
 until the holder takes it back; the holder acting after a timeout resets the count. A
-stand-in's move chosen for a version the holder has moved past is never appended.
+stand-in's move chosen for a version the holder has moved past is never appended, and a
+clock that two processes' runners wait for fires once.
 """
 
 from __future__ import annotations
@@ -17,9 +18,12 @@ import sqlalchemy as sa
 from flask.testing import FlaskClient
 
 from domain.ai.knowledge import knowledge_of
-from service.bootstrap import Services
+from service.api import create_app
+from service.bootstrap import Services, build_services
+from service.config import Settings
 from service.jobs import clock as clock_jobs
 from service.ports.jobs import CLOCK, SUPERSEDED
+from tests.service.api.scanning import RecordingDispatcher
 from tests.service.api.table_client import Table, seed_dealt_by, table_client, table_services, wait_for  # noqa: F401
 
 STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -180,3 +184,25 @@ def test_the_stand_in_sees_only_what_its_seat_may_see(
     assert hand.cards[0] == state.hand.cards[0]
     assert all(cards == () for seat, cards in enumerate(hand.cards) if seat != 0)
     assert hand.stock == () and all(dealt == () for seat, dealt in enumerate(hand.dealt) if seat != 0)
+
+
+def test_a_clock_two_processes_wait_for_fires_once(api_database_url: str) -> None:
+    """Two runners (as two server processes) both set a timer for the clock when they start; one stand-in acts."""
+    quiet = build_services(Settings(database_url=api_database_url), dispatcher=RecordingDispatcher())
+    runners = [build_services(Settings(database_url=api_database_url, job_lease_seconds=4)) for _ in range(2)]
+    try:
+        table = Table.create(
+            create_app(services=quiet).test_client(), [{"kind": "human"}] * 4, seed=seed_dealt_by(3, prefix="twice"),
+            clock={"seconds": 3, "stand_in": {"kind": "ai", "level": 1}},
+        )
+        view = table.view()
+        for services in runners:
+            services.start_runner()  # each reads the clock due later and sets its timer
+        ran_out = wait_for(lambda: [e for e in table.events() if e["type"] == "ClockRanOut"], "the stand-in")
+        assert ran_out[0]["version"] == view["version"] + 1
+        (row,) = [j for j in _clock_jobs(quiet, table.id) if j["for_version"] == view["version"]]
+        assert row["state"] == "done" and row["attempts"] == 1
+        assert [e["data"]["seat"] for e in table.events() if e["type"] == "ClockRanOut"] == [view["to_act"]]
+    finally:
+        for services in (*runners, quiet):
+            services.close()
