@@ -5,7 +5,7 @@ hashes back, through any keys revealed before it, to the chain anchor GameStarte
 published before the first card was dealt, and that shuffling the rules' deck with that
 key and dealing it as domain/dealing.py deals reproduces the recorded HandDealt exactly
 (every seat's cards, the stock and the kitty, in order). Once the game has ended, the
-seed GameEnded reveals must match the commitment, rebuild the anchor and every key, and
+seed GameEnded (or GameAbandoned, domain/table_events.py) reveals must match the commitment, rebuild the anchor and every key, and
 draw the recorded first dealer. A deal still being played is "pending": its key is
 secret until it ends. A client-seeded game is at best "reproducible", never "fair":
 whoever chose the seed could have known every deal in advance.
@@ -20,6 +20,7 @@ from typing import Sequence
 
 from domain.dealing import next_deal
 from domain.events import DealKeyRevealed, Event, GameEnded, GameStarted, HandDealt
+from domain.table_events import GameAbandoned
 from domain.fairness import ALGORITHM, chain_anchor, first_dealer, reshuffle_key, seed_commitment, shuffle
 from domain.rules import Rules, rules_from_dict
 
@@ -142,7 +143,7 @@ def check_deals(events: Sequence[Event]) -> FairnessReport:
         )
     rules = rules_from_dict(start.rules)
     keys = {e.deal: e.key for e in events if isinstance(e, DealKeyRevealed)}
-    ended = next((e for e in events if isinstance(e, GameEnded)), None)
+    ended = next((e for e in events if isinstance(e, (GameEnded, GameAbandoned))), None)
     verified, problems = _chain(start, keys)
     dealt = [(i + 1, e) for i, e in enumerate(events) if isinstance(e, HandDealt)]
     deals = []

@@ -12,6 +12,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Union
 
 from domain.frozen import frozen
+from domain.table_events import (
+    TABLE_EVENT_TYPES, ClockRanOut, GameAbandoned, RematchCreated, SeatClaimed, SeatHandedOver, SeatLeft,
+    SeatTakenBack, TableOpened,
+)
 
 
 @frozen
@@ -295,6 +299,8 @@ Event = Union[
     TrickTaken, HandScored, DealKeyRevealed, GameEnded,
     FaceDownPlayed, MisdealDeclared, DealerRan, DealerTookSet, KittyTaken, CardsDiscarded,
     StockReshuffled, CardsDrawn, SatOut, Revoked, HandClaimed, HandFinishedEarly, SmudgeDeclared,
+    # A table's events (domain/table_events.py): who sits down, the turn clock, leaving.
+    TableOpened, SeatClaimed, SeatLeft, ClockRanOut, SeatHandedOver, SeatTakenBack, GameAbandoned, RematchCreated,
 ]
 
 EVENT_TYPES: dict[str, type[Any]] = {
@@ -304,5 +310,6 @@ EVENT_TYPES: dict[str, type[Any]] = {
         TrickTaken, HandScored, DealKeyRevealed, GameEnded,
         FaceDownPlayed, MisdealDeclared, DealerRan, DealerTookSet, KittyTaken, CardsDiscarded,
         StockReshuffled, CardsDrawn, SatOut, Revoked, HandClaimed, HandFinishedEarly, SmudgeDeclared,
+        *TABLE_EVENT_TYPES,
     )
 }

@@ -24,12 +24,13 @@ from domain.state import (
     BIDDING, DEALER_SET, DECLARING, DISCARDING, DRAWING, INITIAL, KITTY, NO_EXTRA, PLAYING,
     REDEALING, SCORED, SCORING, GameState, HandExtra, HandState, Trick,
 )
+from domain.table_evolve import TABLE_HANDLERS
 
 
 def _game(state: GameState, hand: HandState | None) -> GameState:
     return GameState(
         state.version + 1, state.start, state.rules, state.seats, state.scores, hand,
-        state.last_score, state.winner, state.ended, state.history,
+        state.last_score, state.winner, state.ended, state.history, state.table,
     )
 
 
@@ -274,7 +275,7 @@ def _card_played(state: GameState, e: CardPlayed) -> GameState:
         state.version + 1, state.start, state.rules, state.seats, state.scores, HandState(
             h.number, h.deal, h.dealer, h.phase, to_act, h.dealt, cards, h.stock, h.bids,
             h.high_bid, h.maker, trump, leader, table, h.tricks, h.extra, h.first_version,
-        ), state.last_score, state.winner, state.ended, state.history,
+        ), state.last_score, state.winner, state.ended, state.history, state.table,
     )
 
 
@@ -305,7 +306,7 @@ def _trick_taken(state: GameState, e: TrickTaken) -> GameState:
             h.number, h.deal, h.dealer, PLAYING if more else SCORING, lead if more else None,
             h.dealt, h.cards, h.stock, h.bids, h.high_bid, h.maker, h.trump, lead, (), tricks,
             h.extra, h.first_version,
-        ), state.last_score, state.winner, state.ended, state.history,
+        ), state.last_score, state.winner, state.ended, state.history, state.table,
     )
 
 
@@ -365,7 +366,7 @@ def _hand_scored(state: GameState, e: HandScored) -> GameState:
     assert h is not None
     return GameState(
         state.version + 1, state.start, state.rules, state.seats, e.scores,
-        _hand(h, SCORED, None), e, state.winner, state.ended, state.history + (e,),
+        _hand(h, SCORED, None), e, state.winner, state.ended, state.history + (e,), state.table,
     )
 
 
@@ -376,7 +377,7 @@ def _deal_key_revealed(state: GameState, e: DealKeyRevealed) -> GameState:
 def _game_ended(state: GameState, e: GameEnded) -> GameState:
     return GameState(
         state.version + 1, state.start, state.rules, state.seats, e.scores,
-        state.hand, state.last_score, e.winner, e.reason, state.history,
+        state.hand, state.last_score, e.winner, e.reason, state.history, state.table,
     )
 
 
@@ -404,6 +405,7 @@ _HANDLERS: dict[type[Any], Callable[[GameState, Any], GameState]] = {
     HandScored: _hand_scored,
     DealKeyRevealed: _deal_key_revealed,
     GameEnded: _game_ended,
+    **TABLE_HANDLERS,  # a table's events: domain/table_evolve.py
 }
 
 

@@ -6,7 +6,8 @@ Phases: "bidding", "declaring", "discarding", "playing", "scoring" (a transient 
 the last trick and HandScored inside one command), "scored" and, for the game, "ended".
 Other transients, each left within the command that entered it: "kitty" (the maker
 takes it), "drawing" (hands are refilled), "redealing" (everyone passed or a misdeal was declared) and "set" (the dealer
-took a set). What only variants use (kitty, face-down cards, discards, sitting out, the
+took a set). A game played at a table (domain/table_state.py) waits in "waiting", before
+its first deal, while seats are open. What only variants use (kitty, face-down cards, discards, sitting out, the
 bidding round) lives in ``HandExtra``, so that the common events copy one reference.
 The records are ``frozen`` values (domain/frozen.py): immutable as the type checker
 sees them, cheap to build, since ``evolve`` builds a HandState and a GameState per event.
@@ -17,6 +18,7 @@ from __future__ import annotations
 from domain.events import GameStarted, HandScored, SeatSpec
 from domain.frozen import frozen
 from domain.rules import Rules
+from domain.table_state import TableState
 
 BIDDING = "bidding"
 DECLARING = "declaring"
@@ -30,6 +32,7 @@ SCORING = "scoring"
 SCORED = "scored"
 ENDED = "ended"
 NOT_STARTED = "not-started"
+WAITING = "waiting"
 
 @frozen
 class Trick:
@@ -104,7 +107,8 @@ class GameState:
     """A game as of some version: everything its events imply.
 
     ``history`` holds every hand's HandScored in order, for the rules that look back
-    (the last makers, how often a side was set, how many hands were played).
+    (the last makers, how often a side was set, how many hands were played). ``table`` is
+    the game's table (open seats, clock, stand-ins), None for a game not played at one.
     """
 
     version: int
@@ -117,14 +121,15 @@ class GameState:
     winner: int | None
     ended: str | None
     history: tuple[HandScored, ...] = ()
+    table: TableState | None = None
 
     @property
     def phase(self) -> str:
-        """Return the phase of the game: the hand's phase, or "ended"."""
+        """Return the phase of the game: the hand's phase, "waiting" for open seats, or "ended"."""
         if self.ended is not None:
             return ENDED
         if self.hand is None:
-            return NOT_STARTED
+            return WAITING if self.table is not None and self.table.is_waiting else NOT_STARTED
         return self.hand.phase
 
     @property

@@ -22,6 +22,7 @@ from domain.ai.knowledge import card_counter
 from domain.codec import to_data
 from domain.legal import legal_commands
 from domain.state import PLAYING, SCORED, GameState, HandState
+from domain.tables import table_view
 
 
 def _plays(plays: tuple[tuple[int, str], ...]) -> list[dict[str, Any]]:
@@ -64,6 +65,7 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "sat_out": [], "revokes": [],
         "legal_actions": [],
         "card_counter": card_counter(state, seat),
+        "table": table_view(state),  # open seats, the clock and its stand-ins: domain/tables.py
     }
     if hand is None:
         return view

@@ -93,6 +93,36 @@ def bench_stream(subscribers: int, players: int, pace: float, actions: int, work
         raise SystemExit(1)
 
 
+@bench.command("clock")
+@click.option("--games", default=1000, show_default=True, type=click.IntRange(min=1), help="Games with a running turn clock.")
+@click.option("--seconds", default=60, show_default=True, type=click.IntRange(min=5, max=3600), help="The turn clock.")
+@click.option("--spread", default=20.0, show_default=True, type=click.FloatRange(min=0), help="Seconds over which the games are created (their deadlines come as evenly).")
+@click.option("--level", default=1, show_default=True, type=click.IntRange(1, 6), help="The stand-ins' level.")
+@click.option("--database", default=None, help="Database URL to use (migrated; default: a throwaway database on postgresql://postgres@127.0.0.1:5432, dropped after).")
+def bench_clock(games: int, seconds: int, spread: float, level: int, database: str | None) -> None:
+    """Turn clocks: the delay from a deadline to its stand-in's move (p50/p99), and the database's idle load."""
+    from lab.bench_clock import bench_clock as run
+
+    try:
+        figures = run(games, seconds, spread, level, database)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    click.echo(describe())
+    click.echo(f"database: {figures.database}; one process, as pitch serve runs with no broker")
+    click.echo(f"games: {figures.games}, four human seats each, nobody acting; clock {figures.seconds} s, "
+               f"stand-in level {figures.level}; created in {figures.created_in:.1f} s")
+    transactions = figures.transactions_per_second
+    click.echo(f"idle ({figures.idle_seconds:.1f} s, every clock running, none due): "
+               f"{figures.statements_per_second:.2f} statements/s"
+               + ("" if transactions is None else f", {transactions:.2f} transactions/s counted by the server"))
+    click.echo(f"stand-ins: {len(figures.delays)} of {figures.games} clocks ran out and were played"
+               f" ({figures.missing} missing); delay from the deadline to the stand-in's move: "
+               f"p50 {figures.delay_ms(0.5):.0f} ms, p99 {figures.delay_ms(0.99):.0f} ms, "
+               f"max {figures.delay_ms(1.0):.0f} ms")
+    if figures.missing:
+        raise SystemExit(1)
+
+
 @bench.command("ai")
 @click.option("--playouts", default=300, show_default=True, help="Whole-hand level-3 rollouts to time.")
 @click.option("--hints", default=20, show_default=True, help="Positions to time a hint on, at each level.")

@@ -19,17 +19,22 @@ from sqlalchemy import Engine
 
 from service.config import Settings
 from service.games import GameService
+from service.games.clock import TurnClock
+from service.games.rematch import Rematches
+from service.games.tables import TableService
 from service.hints import HintService
-from service.jobs.handlers import default_handlers
+from service.jobs.clock import ClockHandler
+from service.jobs.handlers import MoveHandler, default_handlers
 from service.jobs.offload import compute_runner
 from service.jobs.runner import JobRunner
 from service.jobs.threads import ThreadRunner
 from service.metrics import Metrics, NoMetrics
 from service.notify import Notifications, open_notifications
-from service.ports.jobs import Dispatcher
+from service.ports.jobs import CLOCK, Dispatcher
 from service.store import open_event_store
 from service.store.db import make_engine
 from service.store.job_rows import JobRows
+from service.store.seat_claims import TableRecords
 from service.streams import JobWaits
 
 
@@ -44,6 +49,8 @@ class Services:
     engine: Engine
     metrics: Metrics
     notifications: Notifications
+    tables: TableService | None = None  # open seats, claims, the listing, leaving (service/games/tables.py)
+    rematches: Rematches | None = None
     broker: Dispatcher | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
     public_metrics: bool = True  # False with PITCH_METRICS_PORT: gunicorn's master serves them, the API's port not
 
@@ -91,12 +98,27 @@ def build_services(
             dispatcher = runner
     job_rows = JobRows(engine)
     notifier = notifications.notifier
-    games = GameService(open_event_store(engine), dispatcher, settings.state_cache, metrics=metrics, notifier=notifier)
+    store = open_event_store(engine)
+    games = GameService(store, dispatcher, settings.state_cache, metrics=metrics, notifier=notifier)
     hints = HintService(games, job_rows, dispatcher, JobWaits(notifications.bus))
+    tables = TableService(games, store)
     handlers = default_handlers(games, job_rows, dispatcher, compute)
+    handlers[CLOCK] = ClockHandler(TurnClock(tables.writes), MoveHandler(games, job_rows, dispatcher, compute))
     jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics, notifier)
     broker = dispatcher if settings.broker_url else None
     return Services(
-        games, jobs, hints, runner, engine, metrics, notifications, broker,
+        games, jobs, hints, runner, engine, metrics, notifications, tables, Rematches(tables), broker,
         public_metrics=settings.metrics_port is None,
     )
+
+
+def table_services(games: GameService) -> tuple[TableService | None, Rematches | None]:
+    """Return the tables' use cases over a bare game service (an app built around one, in tests).
+
+    None when its store keeps no tables (an event log of another kind).
+    """
+    store = getattr(games, "store", None)  # none in a bare object that only documents the API
+    if not isinstance(store, TableRecords):
+        return None, None
+    tables = TableService(games, store)
+    return tables, Rematches(tables)

@@ -100,8 +100,9 @@ class Settings:
 
     @property
     def pool_size(self) -> int:
-        """Return the database connections a process keeps: one per request thread, job thread and the sweep."""
-        return self.threads + self.job_threads + 1
+        """Return the database connections a process keeps: one per request thread, job thread, the thread of
+        jobs due later (turn clocks) and the sweep."""
+        return self.threads + self.job_threads + 2
 
     @property
     def is_sqlite(self) -> bool:

@@ -7,9 +7,11 @@
     ├── UnauthorizedError     no token, or not a token of this game       (401)
     ├── VersionConflictError  the game is not at the expected version     (409)
     ├── IdempotencyKeyError   an Idempotency-Key reused for another body  (422)
+    ├── InviteRefusedError    a wrong invite, or none for an invite-only seat (403)
     └── InvalidRequestError   a request the API schema cannot catch       (400)
 
-Domain errors (MalformedError, RulesError, IllegalActionError) pass through unchanged;
+Domain errors (MalformedError, RulesError, IllegalActionError and its SeatNotOpenError,
+409: a seat claimed already) pass through unchanged;
 the API maps every one of them to a problem+json response.
 """
 
@@ -46,6 +48,10 @@ class VersionConflictError(AppError):
 
 class IdempotencyKeyError(AppError):
     """An Idempotency-Key was reused with a different request."""
+
+
+class InviteRefusedError(AppError):
+    """A claim with an invite that is not the seat's, or with none for a seat reached only by invite."""
 
 
 class InvalidRequestError(AppError):

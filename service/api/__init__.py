@@ -15,9 +15,10 @@ from service.api.hint_routes import hints
 from service.api.ops_routes import ops
 from service.api.replay_routes import replays
 from service.api.routes import games, meta
+from service.api.table_routes import tables
 from service.api.web import web
 from service.api.streams import streams
-from service.bootstrap import Services, build_services
+from service.bootstrap import Services, build_services, table_services
 from service.config import DEFAULT_MAX_BODY, RateLimits, Settings
 from service.games import GameService
 from service.metrics import PrometheusMetrics
@@ -35,8 +36,9 @@ may post now to `POST /v1/games/{id}/actions`, with the game's `version` as
 `GET /v1/games/{id}/record`; `GET /v1/games/{id}/audit` checks a game's hash chain, scores
 and deals, and `POST /v1/audits` replays and scores any hand record. Every error is `application/problem+json` (RFC 9457) with a stable `type`:
 /problems/malformed-request (400), /problems/invalid-rules (400), /problems/unauthorized (401),
-/problems/not-found (404), /problems/method-not-allowed (405), /problems/version-conflict (409),
-/problems/game-not-finished (409), /problems/illegal-action (422), /problems/idempotency-key-reused (422),
+/problems/invite-refused (403), /problems/not-found (404), /problems/method-not-allowed (405),
+/problems/version-conflict (409), /problems/game-not-finished (409), /problems/seat-taken (409),
+/problems/illegal-action (422), /problems/idempotency-key-reused (422),
 /problems/body-too-large (413: the body is longer than the service takes, 64 KiB unless configured),
 /problems/uri-too-long (414), /problems/headers-too-large (431),
 /problems/rate-limited (429, with Retry-After), /problems/unavailable (503, with Retry-After),
@@ -53,6 +55,13 @@ with `Last-Event-ID`: nothing is missed or sent twice. A `: heartbeat` comment c
 every 15 s; a game's stream ends with an `end` event once the game has ended.
 
 Seats may be computer players (`{"kind": "ai", "level": 1-6}`); they act by themselves.
+Seats may also be open (`{"kind": "open"}`): the creation answers each one's `invite`, and
+the game waits (phase `waiting`) until every open seat is claimed
+(`POST /v1/games/{id}/seats/{seat}/claim`, answering the seat's token); `"listed": true` shows
+it in `GET /v1/tables` meanwhile. A `clock` gives each human seat that many seconds to act,
+after which a computer stand-in acts for it (the view's `table.deadline` says when).
+`POST /v1/games/{id}/leave` hands a seat to a computer; `POST /v1/games/{id}/rematch` starts
+the same game again for the same players once it has ended.
 A seat to act may ask for a hint (`POST /v1/games/{id}/hints`) or, while bidding, for a
 bid analysis (`POST /v1/games/{id}/bid-analysis`): both answer 202 with a `Location` to
 read until its `status` is no longer `pending`; `?wait=SECONDS` (at most 30) waits for it.
@@ -146,6 +155,9 @@ def create_app(
         service = services.games
         app.extensions["pitch_hints"] = services.hints
         app.extensions["pitch_services"] = services
+        app.extensions["pitch_tables"], app.extensions["pitch_rematches"] = services.tables, services.rematches
+    elif service is not None:
+        app.extensions["pitch_tables"], app.extensions["pitch_rematches"] = table_services(service)
     app.extensions["pitch"] = service
     # Without the services (tests over a bare game service) nothing wakes the streams: they
     # re-read the store on each heartbeat only.
@@ -158,6 +170,7 @@ def create_app(
     api = PitchApi(app)
     api.register_blueprint(games)
     api.register_blueprint(hints)
+    api.register_blueprint(tables)
     api.register_blueprint(meta)
     api.register_blueprint(replays)
     api.register_blueprint(ops)

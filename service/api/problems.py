@@ -8,10 +8,12 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/malformed-request | 400 | the body is not JSON, a field is missing or of the wrong type |
 | /problems/invalid-rules | 400 | an unknown preset or option, a value out of range, contradictory options |
 | /problems/unauthorized | 401 | no seat token, or a token that is not of this game |
+| /problems/invite-refused | 403 | a claim with an invite that is not the seat's, or with none for a seat reached only by invite |
 | /problems/not-found | 404 | no such game, hint, bid analysis or route |
 | /problems/method-not-allowed | 405 | the route does not take that method |
 | /problems/version-conflict | 409 | the game is not at the expected version |
-| /problems/game-not-finished | 409 | the whole record of a game that is still being played |
+| /problems/game-not-finished | 409 | the whole record (or a rematch) of a game that is still being played |
+| /problems/seat-taken | 409 | a claim of a seat that is not open (any more) |
 | /problems/illegal-action | 422 | the rules do not allow that action now |
 | /problems/idempotency-key-reused | 422 | the Idempotency-Key was used for a different request |
 | /problems/body-too-large | 413 | the request body is longer than the service takes (PITCH_MAX_BODY, ``max_bytes``) |
@@ -32,9 +34,10 @@ from flask import Flask, Response, current_app, json, request
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalActionError, MalformedError, RulesError
+from domain.tables import SeatNotOpenError
 from service.errors import (
-    GameNotFoundError, IdempotencyKeyError, PositionNotFoundError, InvalidRequestError, JobNotFoundError, UnauthorizedError,
-    VersionConflictError,
+    GameNotFoundError, IdempotencyKeyError, InvalidRequestError, InviteRefusedError, JobNotFoundError,
+    PositionNotFoundError, UnauthorizedError, VersionConflictError,
 )
 from service.ports.events import StoreUnavailableError
 
@@ -45,10 +48,12 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "malformed-request": (400, "Malformed request"),
     "invalid-rules": (400, "Invalid rules"),
     "unauthorized": (401, "Unauthorized"),
+    "invite-refused": (403, "Invite refused"),
     "not-found": (404, "Not found"),
     "method-not-allowed": (405, "Method not allowed"),
     "version-conflict": (409, "Version conflict"),
     "game-not-finished": (409, "Game not finished"),
+    "seat-taken": (409, "Seat taken"),
     "illegal-action": (422, "Illegal action"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
     "body-too-large": (413, "Request body too large"),
@@ -144,6 +149,14 @@ def register(app: Flask) -> None:
     @app.errorhandler(UnauthorizedError)
     def _unauthorized(error: UnauthorizedError) -> Response:
         return problem("unauthorized", str(error))
+
+    @app.errorhandler(SeatNotOpenError)
+    def _seat_taken(error: SeatNotOpenError) -> Response:
+        return problem("seat-taken", str(error))
+
+    @app.errorhandler(InviteRefusedError)
+    def _invite_refused(error: InviteRefusedError) -> Response:
+        return problem("invite-refused", str(error))
 
     @app.errorhandler(GameNotFoundError)
     @app.errorhandler(JobNotFoundError)

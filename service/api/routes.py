@@ -13,7 +13,8 @@ from service.api.blueprint import PitchBlueprint
 from service.api import schemas
 from service.api.replay_schemas import ViewQuery
 from service.errors import InvalidRequestError, UnauthorizedError
-from service.games import GameService
+from service.games import CreatedGame, GameService
+from service.games.tables import ClockSettings, TableService
 
 games = PitchBlueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
 meta = PitchBlueprint("meta", __name__, description="Rules, presets and health.")
@@ -66,15 +67,32 @@ class Games(MethodView):
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game and deal its first hand.
 
-        Returns each seat's bearer token; keep them, they are shown only once.
+        Returns each seat's bearer token; keep them, they are shown only once. A game with
+        open seats (`{"kind": "open"}`) waits (phase `waiting`) until they are claimed,
+        each with the `invite` this answer gives it instead of a token; `listed` puts it in
+        GET /v1/tables meanwhile, and `clock` sets a turn clock (docs/tables.md).
         """
         rules = body["rules"]
-        created = _service().create_game(rules["preset"], rules["options"], body["seats"], body["seed"])
+        created = _create(rules["preset"], rules["options"], body["seats"], body["seed"], body["listed"], body["clock"])
         payload = {
             "id": created.game_id, "version": created.version, "preset": created.preset,
-            "rules": created.rules, "seats": created.seats,
+            "rules": created.rules, "seats": created.seats, "table": created.table,
         }
         return payload, 201, {"Location": f"/v1/games/{created.game_id}"}
+
+
+def _create(
+    preset: str, options: dict[str, Any], seats: list[dict[str, Any]], seed: str | None, listed: bool,
+    clock: dict[str, Any] | None,
+) -> CreatedGame:
+    """Create a game, at a table when the app keeps tables (service/games/tables.py)."""
+    tables: TableService | None = current_app.extensions.get("pitch_tables")
+    if tables is None:
+        return _service().create_game(preset, options, seats, seed)
+    settings = None
+    if clock is not None:
+        settings = ClockSettings(clock["seconds"], clock["stand_in"]["level"], clock["handover_after"])
+    return tables.create_game(preset, options, seats, seed, listed, settings)
 
 
 @games.route("/games/<game_id>")

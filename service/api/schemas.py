@@ -16,11 +16,12 @@ from domain.rules import OPTIONS, OptionSpec
 from service.api.action_schemas import ActionField
 from service.api.fields import Whole, card, enum_of, suit
 from service.api.problems import PROBLEMS
-from service.games import SEAT_KINDS
+from service.api.table_schemas import ClockRequest, TableOut
+from service.games.tables import TABLE_SEAT_KINDS
 
 SIDE = {"description": "A side: seats playing together (seat % number of sides)."}
 PHASES = (
-    phases.NOT_STARTED, phases.BIDDING, phases.REDEALING, phases.DEALER_SET, phases.DECLARING, phases.KITTY,
+    phases.NOT_STARTED, phases.WAITING, phases.BIDDING, phases.REDEALING, phases.DEALER_SET, phases.DECLARING, phases.KITTY,
     phases.DISCARDING, phases.DRAWING, phases.PLAYING, phases.SCORING, phases.SCORED, phases.ENDED,
 )
 OPTION_KINDS = ("boolean", "integer", "string")
@@ -81,10 +82,17 @@ class RulesRequest(Schema):
 
 
 class SeatRequest(Schema):
-    kind = enum_of(SEAT_KINDS, "human, or ai: a computer player.", required=True)
+    kind = enum_of(TABLE_SEAT_KINDS, (
+        "human, ai (a computer player) or open: a seat waiting for a player, who claims it with its invite "
+        "(or from the list, at a listed game); the game deals once no seat is open."
+    ), required=True)
     level = Whole(
         load_default=None, allow_none=True, validate=validate.Range(min=1, max=6),
         metadata={"description": "With kind ai: its level, 1 (beginner) to 6 (strongest)."},
+    )
+    invite_only = fields.Boolean(
+        load_default=False,
+        metadata={"description": "With kind open: reached only by its invite, never from the list."},
     )
 
 
@@ -95,14 +103,27 @@ class CreateGameRequest(Schema):
         load_default=None, allow_none=True, validate=validate.Length(min=1, max=200),
         metadata={"description": "A seed text for reproducible deals; such a game is marked as client-seeded, not fair."},
     )
+    listed = fields.Boolean(
+        load_default=False,
+        metadata={"description": "List the game in GET /v1/tables while seats are open."},
+    )
+    clock = fields.Nested(
+        ClockRequest, load_default=None, allow_none=True,
+        metadata={"description": "A turn clock: a human seat that has not acted in time is played by its stand-in."},
+    )
 
 
 class SeatCreated(Schema):
     seat = fields.Integer(required=True)
-    kind = enum_of(SEAT_KINDS, required=True)
+    kind = enum_of(TABLE_SEAT_KINDS, required=True)
     level = fields.Integer(allow_none=True)
     side = fields.Integer(required=True, metadata=SIDE)
-    token = fields.String(required=True, metadata={"description": "The seat's bearer token, shown only now."})
+    token = fields.String(metadata={"description": "The seat's bearer token, shown only now (not for an open seat)."})
+    invite = fields.String(metadata={"description": (
+        "An open seat's invite, shown only now: whoever holds it claims the seat "
+        "(POST /v1/games/{id}/seats/{seat}/claim)."
+    )})
+    invite_only = fields.Boolean(metadata={"description": "An open seat reached only by its invite."})
 
 
 class GameCreated(Schema):
@@ -111,6 +132,9 @@ class GameCreated(Schema):
     preset = fields.String(required=True)
     rules = fields.Dict(required=True, metadata={"description": "Every option, resolved."})
     seats = fields.List(fields.Nested(SeatCreated), required=True)
+    table = fields.Nested(TableOut, required=True, allow_none=True, metadata={"description": (
+        "The table: open seats, listing and clock; null for a game created without them."
+    )})
 
 
 MAX_VERSION = 2**31 - 1  # versions are stored as 32-bit integers
@@ -150,7 +174,7 @@ class EventsPage(Schema):
 
 class SeatOut(Schema):
     seat = fields.Integer(required=True)
-    kind = enum_of(SEAT_KINDS, required=True)
+    kind = enum_of(TABLE_SEAT_KINDS, required=True)
     level = fields.Integer(allow_none=True)
     side = fields.Integer(required=True)
 
@@ -251,7 +275,7 @@ class GameView(Schema):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
     phase = enum_of(PHASES, (
-        "Where the hand is: bidding, declaring (trump), discarding, drawing, playing, kitty (the maker "
+        "Where the game is: waiting (for open seats), bidding, declaring (trump), discarding, drawing, playing, kitty (the maker "
         "takes it), set (the stuck dealer's choice), scored, ended; the others pass within an action."
     ), required=True)
     preset = fields.String(allow_none=True)
@@ -286,6 +310,10 @@ class GameView(Schema):
     legal_actions = fields.List(ActionField(), required=True, metadata={
         "description": "Exactly the actions the caller's seat may post now (none for a spectator or a seat not to act)."})
     card_counter = fields.Nested(CardCounter, required=True, metadata={"description": "000 'Card counter'."})
+    table = fields.Nested(TableOut, required=True, allow_none=True, metadata={"description": (
+        "The table (docs/tables.md): open seats, the turn clock and the seat to act's deadline, stand-ins, "
+        "seats left; null for a game not played at a table."
+    )})
 
 
 class PlayersOut(Schema):

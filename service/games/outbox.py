@@ -6,7 +6,11 @@ state calls for is a function of the state alone, so the same answer comes from 
 case that appended the change and from a runner that finds a job superseded and checks
 that the game is not left waiting (service/jobs/handlers.py).
 
-Today one kind of job follows from a state: the move of a computer seat to act.
+Two kinds of job follow from a state: the move of a computer seat to act (or of the
+stand-in keeping a human's seat, which acts at once), and the turn clock of a human seat
+to act at a table with a clock, due when its seconds run out (domain/tables.py
+``stand_in_due``; the store dates it from the transaction that stores it, the moment the
+turn began, so no clock is read here).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from dataclasses import replace
 from typing import Any
 
 from domain.state import GameState
-from service.ports.jobs import MOVE, Dispatcher, JobRequest
+from domain.tables import stand_in_due
+from service.ports.jobs import CLOCK, MOVE, Dispatcher, JobRequest
 
 log = logging.getLogger(__name__)
 
@@ -33,12 +38,18 @@ def computer_to_act(state: GameState) -> int | None:
 
 
 def jobs_needed(state: GameState) -> tuple[JobRequest, ...]:
-    """Return the jobs ``state`` calls for: the move of the computer seat to act, if one is."""
+    """Return the jobs ``state`` calls for: the move of the computer seat to act, or the turn clock (or the
+    move) of the stand-in of the human seat to act."""
     seat = computer_to_act(state)
-    if seat is None:
+    if seat is not None:
+        level = state.seats[seat].level or DEFAULT_COMPUTER_LEVEL
+        return (JobRequest(MOVE, seat, level, state.version),)
+    stand_in = stand_in_due(state)
+    if stand_in is None:
         return ()
-    level = state.seats[seat].level or DEFAULT_COMPUTER_LEVEL
-    return (JobRequest(MOVE, seat, level, state.version),)
+    if stand_in.seconds == 0:  # the stand-in keeps the seat: it acts at once, as a computer seat does
+        return (JobRequest(MOVE, stand_in.seat, stand_in.level, state.version),)
+    return (JobRequest(CLOCK, stand_in.seat, stand_in.level, state.version, delay=float(stand_in.seconds)),)
 
 
 def with_request(jobs: tuple[JobRequest, ...], extra: Mapping[str, Any]) -> tuple[JobRequest, ...]:

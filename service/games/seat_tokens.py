@@ -1,10 +1,13 @@
 """Which seat of a game a bearer token belongs to, read from the store once per game.
 
 A game's seats (their token hashes) are stored with its first events, in the same
-transaction, and never change afterwards: the service has no way to change them, and its
-database role may not update or delete them (``pitch db grant``). So a process keeps the
-seats of recently used games in memory, bounded in size, and reads a game's seats again
-only once it has forgotten them. A token that matches no seat is refused as before.
+transaction, and a seat's token never changes afterwards: the service has no way to
+change it, and its database role may not update or delete it (``pitch db grant``). Only
+an open seat's token comes later, when the seat is claimed (service/games/tables.py). So
+a process keeps the seats of recently used games in memory, bounded in size, and reads a
+game's seats again when it has forgotten them or when a token matches none of the seats
+it kept (perhaps a seat claimed through another process). A token that matches no seat
+is refused as before.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ class SeatTokens:
             seats = self._games.get(game_id)
             if seats is not None:
                 self._games.move_to_end(game_id)
-        if seats is None:
+        if seats is None or token_hash not in seats:
             seats = {record.token_hash: record.seat for record in self._store.seats(game_id)}
             if seats and self._size > 0:  # an unknown game's (empty) seats are not remembered
                 with self._lock:

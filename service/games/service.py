@@ -32,11 +32,13 @@ from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from domain.state import GameState
+from domain.tables import holder_acting
 from domain.views import is_hash_shown, redact_event, seat_view
 from service.errors import (
     GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
     VersionConflictError,
 )
+from service.games.clock import deadline
 from service.games.deal_sources import DealSources, LazyDeals
 from service.games.outbox import jobs_needed, send_jobs, with_request
 from service.games.seat_tokens import SeatTokens
@@ -59,13 +61,14 @@ AI_LEVELS = (1, 2, 3, 4, 5, 6)
 
 @dataclass(frozen=True, slots=True)
 class CreatedGame:
-    """A new game: its first view and each seat's token (shown only this once)."""
+    """A new game: its first view and each seat's token (shown only this once; an open seat's invite instead)."""
 
     game_id: str
     version: int
     preset: str
     rules: dict[str, Any]
     seats: list[dict[str, Any]]
+    table: dict[str, Any] | None = None  # a game played at a table (service/games/tables.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +169,8 @@ class GameService:
             state = fold(self.store.read(game_id, limit=at))
         view = seat_view(state, self.seat_of(game_id, token))
         view["id"] = game_id
+        if view["table"] is not None:
+            view["table"]["deadline"] = deadline(self.store, game_id, state)
         return view
 
     def act(
@@ -178,7 +183,7 @@ class GameService:
             raise UnauthorizedError("acting needs the seat's bearer token")
         seat = self.seat_of(game_id, token)
         assert seat is not None
-        return self._act(game_id, seat, expected_version, action, idempotency_key, state)
+        return self._act(game_id, seat, expected_version, action, idempotency_key, state, holder=True)
 
     def _state_at(self, game_id: str, version: int) -> GameState:
         """Return the game's state for an action expected at ``version``.
@@ -199,9 +204,12 @@ class GameService:
 
     def _act(
         self, game_id: str, seat: int, expected_version: int, action: Mapping[str, Any],
-        idempotency_key: str | None, state: GameState,
+        idempotency_key: str | None, state: GameState, holder: bool = False,
     ) -> ActionResult:
         """Decide and append an action on ``state``, the game as just read from its log.
+
+        An action of the seat's ``holder`` (its token's) after its turn clock ran out takes
+        the seat back from its stand-in first (domain/tables.py ``holder_acting``).
 
         A request already taken under its Idempotency-Key moved the game past its expected
         version, so the key is looked up only when the version differs (the first answer,
@@ -219,7 +227,8 @@ class GameService:
             )
         try:
             command = command_from_action(seat, action)
-            events = decide(state, command, LazyDeals(self.deal_sources, game_id))
+            taken_back = holder_acting(state, seat) if holder and state.table is not None else []
+            events = taken_back + decide(state, command, LazyDeals(self.deal_sources, game_id))
         except PitchError:
             # A key used before for another request is refused as such, whatever this one asks.
             earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)

@@ -1,7 +1,7 @@
 """Sending jobs to Celery workers by task name only (DESIGN.md: service never imports workers).
 
 The message carries the job's id and nothing else; results stay in the database, so the
-broker keeps no results.
+broker keeps no results. A job due later (a turn clock) is sent with a countdown.
 """
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ class CeleryDispatcher:
     def dispatch(self, job_id: str) -> None:
         """Send the job's id to the workers."""
         self._app.send_task(RUN_JOB_TASK, args=[job_id])
+
+    def dispatch_after(self, job_id: str, seconds: float) -> None:
+        """Send the job's id to the workers, to run ``seconds`` from now (a turn clock; the sweep is the fallback)."""
+        self._app.send_task(RUN_JOB_TASK, args=[job_id], countdown=max(0.0, seconds))
 
     def ping(self, timeout: float = 2.0) -> None:
         """Connect to the broker once; raise when it cannot be reached within ``timeout`` seconds."""

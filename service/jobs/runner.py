@@ -10,6 +10,9 @@
   ``superseded``; its handler then sees that the game is not left waiting.
 - When a job has ended, the runner tells the notifier (service/ports/notify.py), which
   wakes the readers waiting for it in every process.
+- A job handed over before it is due (a turn clock, stored when the turn began) is not
+  claimed: it is sent again for its due time, when the dispatcher can wait
+  (``DelayingDispatcher``); otherwise the sweep sends it once it is overdue.
 - A job's request carries the ``request_id`` of the HTTP request that caused it
   (service/logs.py); its log lines carry it while it runs, and so do the jobs its move
   causes in turn, so a table of computers playing on is traced to the request that
@@ -33,7 +36,7 @@ from service.jobs.handlers import Handler
 from service.logs import request_id_bound
 from service.metrics import Metrics, NoMetrics
 from service.ports.events import StoreUnavailableError
-from service.ports.jobs import DONE, FAILED, SUPERSEDED, Dispatcher, Job, JobRepository
+from service.ports.jobs import DONE, FAILED, SUPERSEDED, DelayingDispatcher, Dispatcher, Job, JobRepository
 from service.ports.notify import NoNotifier, Notifier
 
 log = logging.getLogger(__name__)
@@ -62,9 +65,22 @@ class JobRunner:
         """
         job = self.rows.claim(job_id, holder, self.lease_seconds)
         if job is None:
+            self._wait_for_due(job_id)
             return None
         with request_id_bound(job.request.get("request_id")):
             return self._run_claimed(job, holder)
+
+    def _wait_for_due(self, job_id: str) -> None:
+        """Send a job that was not claimed because it is not due yet again, for its due time."""
+        if not isinstance(self.dispatcher, DelayingDispatcher):
+            return
+        seconds = self.rows.seconds_until_due(job_id)
+        if seconds is not None:
+            self.dispatcher.dispatch_after(job_id, seconds)
+
+    def scheduled(self) -> list[tuple[str, float]]:
+        """Return the jobs due later (turn clocks) with the seconds until each is due: a starting runner's timers."""
+        return self.rows.scheduled()
 
     def sweep(self, pending_after_seconds: float | None = None) -> list[str]:
         """Send again every job whose lease expired or that waited too long; return the ids it could send.

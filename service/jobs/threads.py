@@ -3,8 +3,12 @@
 ``pitch serve`` with no ``PITCH_BROKER_URL`` still moves computer seats and answers
 hints with no external service: ``ThreadRunner`` is the dispatcher, a queue served by a
 few daemon threads, and a sweeper that every few seconds sends again the jobs whose
-lease expired or that waited too long (after a restart, say). The jobs' lifecycle is the
-same as under Celery; only the transport differs. Starting also warms the Monte Carlo
+lease expired or that waited too long (after a restart, say). A job due later (a turn
+clock) waits on an in-memory timer until it is due, then is run by a thread of its own
+(so that a queue of computers' moves never holds a clock back); a starting
+runner sets a timer for every job due later that is stored (one query), so a clock fires
+on time after a restart, and the sweep sends any that is overdue (a timer lost with its
+process). The jobs' lifecycle is the same as under Celery; only the transport differs. Starting also warms the Monte Carlo
 players' fast simulator in a background thread: the entry points compile it into numba's
 cache before the server's processes start (service/jobs/warm.py), so each process loads
 it in about a second and the first computer move does not wait for the compiler. Under
@@ -14,6 +18,7 @@ gevent the warming, like each job's computation, runs in a native thread
 
 from __future__ import annotations
 
+import heapq
 import logging
 import os
 import queue
@@ -38,11 +43,20 @@ class ThreadRunner:
         self._stop = threading.Event()
         self._workers: list[threading.Thread] = []
         self._compute = compute
+        self._timers: list[tuple[float, str]] = []  # (monotonic due time, job id), a heap
+        self._due: queue.Queue[str | None] = queue.Queue()  # timed jobs now due, for their own thread
+        self._timed = threading.Condition()
         self.jobs: JobRunner | None = None
 
     def dispatch(self, job_id: str) -> None:
         """Queue the job for a background thread."""
         self._queue.put(job_id)
+
+    def dispatch_after(self, job_id: str, seconds: float) -> None:
+        """Queue the job for a background thread ``seconds`` from now."""
+        with self._timed:
+            heapq.heappush(self._timers, (time.monotonic() + max(0.0, seconds), job_id))
+            self._timed.notify()
 
     def start(self, jobs: JobRunner) -> None:
         """Start the threads that run jobs with ``jobs``, and the sweeper."""
@@ -56,26 +70,53 @@ class ThreadRunner:
         sweeper = threading.Thread(target=self._sweep, name="pitch-job-sweeper", daemon=True)
         sweeper.start()
         self._workers.append(sweeper)
+        for target, name in ((self._time, "pitch-job-timer"), (self._work_due, "pitch-job-due")):
+            thread = threading.Thread(target=target, name=name, daemon=True)
+            thread.start()
+            self._workers.append(thread)
+        try:
+            for job_id, seconds in jobs.scheduled():
+                self.dispatch_after(job_id, seconds)
+        except Exception:  # the database is not reachable yet: the sweep sends them once they are overdue
+            log.exception("could not read the jobs due later; the sweep will send them when they are due")
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the threads once their current job is done."""
         self._stop.set()
+        with self._timed:
+            self._timed.notify()
         for _ in range(self._threads):
             self._queue.put(None)
+        self._due.put(None)
         for thread in self._workers:
             thread.join(timeout)
 
     def _work(self) -> None:
+        self._serve(self._queue)
+
+    def _work_due(self) -> None:
+        self._serve(self._due)
+
+    def _serve(self, jobs: queue.Queue[str | None]) -> None:
         assert self.jobs is not None
         holder = f"thread:{os.getpid()}:{threading.current_thread().name}"
         while not self._stop.is_set():
-            job_id = self._queue.get()
+            job_id = jobs.get()
             if job_id is None:
                 return
             try:
                 self.jobs.run(job_id, f"{holder}:{uuid.uuid4().hex[:8]}")
             except Exception:  # the outermost guard of a background thread
                 log.exception("job %s could not be run; the sweep will try again", job_id)
+
+    def _time(self) -> None:
+        """Move each timed job to the queue when it is due."""
+        with self._timed:
+            while not self._stop.is_set():
+                now = time.monotonic()
+                while self._timers and self._timers[0][0] <= now:
+                    self._due.put(heapq.heappop(self._timers)[1])
+                self._timed.wait(self._timers[0][0] - now if self._timers else None)
 
     def _sweep(self) -> None:
         assert self.jobs is not None

@@ -1,4 +1,4 @@
-"""Jobs as the use cases see them: computer moves, hints and bid analyses run off the request path.
+"""Jobs as the use cases see them: computer moves, hints, bid analyses and turn clocks run off the request path.
 
 A job is a row (``service.store.job_rows``); the message that asks a runner to run it
 carries only its id (DESIGN.md "Workers"). The row moves through these states::
@@ -12,28 +12,39 @@ The jobs a change of a game calls for are a transactional outbox: the use case a
 writes them in the transaction that appends the events, and the use case hands their ids
 to the ``Dispatcher`` after the commit. A send that is lost leaves the row pending, and
 the sweep sends it again.
+
+A job may be due later (``not_before``): a turn clock (``clock``) is stored when the turn
+begins and due when it runs out. It is not claimed before then; a runner handed it early
+sends it again for its due time (``DelayingDispatcher``), and the sweep sends the ones
+overdue, so a clock fires after a restart too (docs/tables.md).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-MOVE, HINT, BID_ANALYSIS = "move", "hint", "bid-analysis"
+MOVE, HINT, BID_ANALYSIS, CLOCK = "move", "hint", "bid-analysis", "clock"
 PENDING, RUNNING, DONE, SUPERSEDED, FAILED = "pending", "running", "done", "superseded", "failed"
 MAX_ATTEMPTS = 3
 
 
 @dataclass(frozen=True, slots=True)
 class JobRequest:
-    """A job to store: what to compute, for which seat of which version of the game."""
+    """A job to store: what to compute, for which seat of which version of the game.
+
+    ``delay`` seconds after the transaction that stores it, it is due (0: at once); the
+    store stamps the events it appends with the same moment, so a turn clock's due time
+    is the recorded time of the event that began the turn plus its seconds, exactly.
+    """
 
     kind: str
     seat: int
     level: int
     for_version: int
     request: Mapping[str, Any] = field(default_factory=dict)
+    delay: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +66,7 @@ class Job:
     error: str | None
     created_at: str
     updated_at: str
+    not_before: str | None = None
 
 
 class JobRepository(Protocol):
@@ -87,7 +99,15 @@ class JobRepository(Protocol):
         ...
 
     def due(self, pending_after_seconds: float) -> list[str]:
-        """Return the jobs to send again (expired leases, long-pending jobs); fail those out of attempts."""
+        """Return the jobs to send again (expired leases, long-pending or overdue jobs); fail those out of attempts."""
+        ...
+
+    def scheduled(self) -> list[tuple[str, float]]:
+        """Return the pending jobs that are due later, each with the seconds until it is due."""
+        ...
+
+    def seconds_until_due(self, job_id: str) -> float | None:
+        """Return how long until a pending job is due, None when it is due now or not pending."""
         ...
 
     def open_counts(self) -> dict[str, int]:
@@ -100,4 +120,13 @@ class Dispatcher(Protocol):
 
     def dispatch(self, job_id: str) -> None:
         """Ask for the job to be run (at least once)."""
+        ...
+
+
+@runtime_checkable
+class DelayingDispatcher(Protocol):
+    """A dispatcher that can also send a job for later: a turn clock for the moment it runs out."""
+
+    def dispatch_after(self, job_id: str, seconds: float) -> None:
+        """Ask for the job to be run ``seconds`` from now (at least once)."""
         ...

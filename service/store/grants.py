@@ -6,8 +6,10 @@ that may only read and append history:
 | table | privileges | why |
 | --- | --- | --- |
 | events, idempotency_keys | SELECT, INSERT | history is appended, never changed |
-| seats, game_secrets | SELECT, INSERT | written once, when a game is created |
+| seats, game_secrets | SELECT, INSERT | written once: when a game is created, or (seats) when one is claimed |
+| invites | SELECT, INSERT | an open seat's invite, hashed, written once with its game |
 | jobs | SELECT, INSERT, UPDATE | a job's row moves through its states |
+| listings | SELECT, INSERT, UPDATE, DELETE | the waiting tables' list, a projection kept in step with them |
 | alembic_version | SELECT | readiness and diagnostics may read the schema's revision |
 | sequence events_position_seq | USAGE, SELECT | positions; readers of the global feed read its last value |
 
@@ -26,8 +28,8 @@ import sqlalchemy as sa
 from service.store.db import make_engine
 
 ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
-APPEND_ONLY = ("events", "idempotency_keys", "seats", "game_secrets")
-TABLES = (*APPEND_ONLY, "jobs", "alembic_version")
+APPEND_ONLY = ("events", "idempotency_keys", "seats", "game_secrets", "invites")
+TABLES = (*APPEND_ONLY, "jobs", "listings", "alembic_version")
 POSITION_SEQUENCE = "events_position_seq"
 
 
@@ -43,6 +45,7 @@ def grant_statements(role: str, database: str, schema: str) -> list[str]:
         f"GRANT USAGE ON SCHEMA {s} TO {r}",
         f"GRANT SELECT, INSERT ON {', '.join(f'{s}.{t}' for t in APPEND_ONLY)} TO {r}",
         f"GRANT SELECT, INSERT, UPDATE ON {s}.jobs TO {r}",
+        f"GRANT SELECT, INSERT, UPDATE, DELETE ON {s}.listings TO {r}",
         f"GRANT SELECT ON {s}.alembic_version TO {r}",
         f"GRANT USAGE, SELECT ON SEQUENCE {s}.{POSITION_SEQUENCE} TO {r}",
     ]

@@ -11,6 +11,10 @@ job, whatever fails after the commit. At most one move job exists per game and v
 - A job whose runner died is claimed again once its lease has expired; after
   ``MAX_ATTEMPTS`` attempts it is failed ("set aside"), so a job that kills its runner
   does not kill them all.
+- A job due later (``not_before``, migration 0004: a turn clock) is not claimed before
+  its time. Its due time is the stamp of the transaction that stored it plus the
+  request's delay, the stamp its events were recorded with. The sweep's one query finds
+  the jobs overdue (by ``overdue_after_seconds``) whatever the number of games.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import json
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -47,7 +51,17 @@ def _row(game_id: str, job: JobRequest, now: str) -> dict[str, Any]:
         "id": str(uuid.uuid4()), "game_id": game_id, "kind": job.kind, "seat": job.seat, "level": job.level,
         "for_version": job.for_version, "request": json.dumps(dict(job.request), sort_keys=True),
         "state": PENDING, "attempts": 0, "created_at": now, "updated_at": now,
+        "not_before": stamp(_moment(now) + timedelta(seconds=job.delay)) if job.delay > 0 else None,
     }
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _moment(stamped: str) -> datetime:
+    """Return the moment a store stamp (service/store/encoding.py ``stamp``) names."""
+    return datetime.strptime(stamped, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
 
 
 class JobRows:
@@ -97,6 +111,7 @@ class JobRows:
         claimable = sa.and_(
             c.id == job_id, c.attempts < MAX_ATTEMPTS,
             sa.or_(c.state == PENDING, sa.and_(c.state == RUNNING, c.lease_expires_at < now)),
+            sa.or_(c.not_before.is_(None), c.not_before <= now),
         )
         with self._write() as conn:
             taken = conn.execute(sa.update(jobs_table).where(claimable).values(
@@ -134,22 +149,45 @@ class JobRows:
                 error=error, lease_holder=None, lease_expires_at=None, updated_at=self.now(),
             )).rowcount)
 
-    def due(self, pending_after_seconds: float) -> list[str]:
-        """Return the jobs to send again: expired leases, and jobs pending longer than the delay.
+    def due(self, pending_after_seconds: float, overdue_after_seconds: float = 1.0) -> list[str]:
+        """Return the jobs to send again: expired leases, jobs pending longer than the delay, and jobs
+        due later that are overdue by ``overdue_after_seconds`` (their timer was lost, in a restart say).
 
         Jobs whose last attempt's lease expired are failed here instead.
         """
         moment = self._clock()
         now = stamp(moment)
         stale = stamp(moment - timedelta(seconds=pending_after_seconds))
+        overdue = stamp(moment - timedelta(seconds=overdue_after_seconds))
         c = jobs_table.c
         with self._write() as conn:
             self._set_aside(conn, now)
             rows: Sequence[Any] = conn.execute(sa.select(c.id).where(sa.or_(
                 sa.and_(c.state == RUNNING, c.lease_expires_at < now),
-                sa.and_(c.state == PENDING, c.updated_at < stale),
+                sa.and_(c.state == PENDING, c.not_before.is_(None), c.updated_at < stale),
+                sa.and_(c.state == PENDING, c.not_before < overdue),
             )).order_by(c.created_at)).scalars().all()
         return [str(r) for r in rows]
+
+    def scheduled(self) -> list[tuple[str, float]]:
+        """Return the pending jobs due later (turn clocks), each with the seconds until it is due."""
+        moment = self._clock()
+        c = jobs_table.c
+        with self._read() as conn:
+            rows = conn.execute(
+                sa.select(c.id, c.not_before).where(c.state == PENDING, c.not_before > stamp(moment))
+            ).all()
+        return [(str(r.id), (_moment(r.not_before) - _aware(moment)).total_seconds()) for r in rows]
+
+    def seconds_until_due(self, job_id: str) -> float | None:
+        """Return how long until a pending job is due, None when it is due now or not pending."""
+        c = jobs_table.c
+        with self._read() as conn:
+            row = conn.execute(sa.select(c.state, c.not_before).where(c.id == job_id)).one_or_none()
+        if row is None or row.state != PENDING or row.not_before is None:
+            return None
+        seconds = (_moment(row.not_before) - _aware(self._clock())).total_seconds()
+        return seconds if seconds > 0 else None
 
     def _set_aside(self, conn: Connection, now: str, job_id: str | None = None) -> None:
         c = jobs_table.c

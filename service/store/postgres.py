@@ -35,6 +35,7 @@ from service.ports.events import StoredEvent
 from service.store import postgres_sql
 from service.store.encoding import Encoded, UsedKey, stored_batch, stored_event
 from service.store.recorder import Recorder, head_and_used
+from service.store.seat_claims import TableRecords
 from service.store.translate import unavailable_as_store_error
 
 # Advisory-lock keys of writers in flight: (_POSITION_LOCK_SPACE << 40) + a position, so
@@ -55,7 +56,7 @@ _LOWEST_ANNOUNCED = sa.text(
 )
 
 
-class PostgresRecorder(Recorder):
+class PostgresRecorder(TableRecords, Recorder):
     """The event store on a PostgreSQL database."""
 
     RACE_ERRORS = (IntegrityError, postgres_sql.IntegrityError)

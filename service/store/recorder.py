@@ -17,6 +17,9 @@ and knowing which global positions are safe to serve. This class holds the rest:
 - Each row's hash chains to the previous row's (service/hashing.py); `verify_chain`
   finds the first row that does not verify.
 - Seats (token hashes only) and the secret seed live beside the log.
+- ``within`` runs the caller's statements in the transaction that stored the events (a
+  table's invites, claims and listing: service/store/seat_claims.py), so they commit with
+  the events or not at all.
 - `read_all` reads every game's events by global position and never skips one that
   commits late (the backend's ``_committed_bound``).
 
@@ -53,6 +56,9 @@ from service.store.job_rows import insert_jobs
 from service.store.translate import unavailable_as_store_error
 from service.store.tables import events_table, game_secrets_table, idempotency_keys_table, seats_table
 
+Within = Callable[[Connection, str], None]
+"""Statements to run in a write's transaction once its events are stored, given the transaction's stamp."""
+
 
 class Recorder:
     """Append-only, hash-chained event log per game, with seats, secrets and the jobs of each change."""
@@ -66,7 +72,7 @@ class Recorder:
 
     def create_game(
         self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
-        jobs: Sequence[JobRequest] = (),
+        jobs: Sequence[JobRequest] = (), within: Within | None = None,
     ) -> AppendResult:
         """Store a new game's first events (versions 1..n), seats, secret and jobs in one transaction."""
         encoded = encode(events)
@@ -83,6 +89,8 @@ class Recorder:
                     conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
                 conn.execute(sa.insert(game_secrets_table).values(game_id=game_id, secret=secret, created_at=now))
                 job_ids = insert_jobs(conn, game_id, jobs, now)
+                if within is not None:
+                    within(conn, now)
         except IntegrityError as error:  # another create_game with this id committed first
             raise GameExistsError(f"game {game_id!r} already exists") from error
         return AppendResult(stored, replayed=False, jobs=job_ids)
@@ -95,12 +103,14 @@ class Recorder:
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
         jobs: Sequence[JobRequest] = (),
+        within: Within | None = None,
     ) -> AppendResult:
         """Append `events` after `expected_version`, all or nothing, once per idempotency key.
 
         Without an explicit `fingerprint`, a keyed request is fingerprinted by its events
         (types, schema versions and payloads). ``jobs`` are stored in the same transaction
-        (not when the request is a repeat answered from its key), and their ids returned.
+        (not when the request is a repeat answered from its key), and their ids returned;
+        so is whatever ``within`` writes.
         """
         if expected_version < 0:
             raise ValueError(f"expected version must be 0 or more, not {expected_version}")
@@ -108,7 +118,10 @@ class Recorder:
         claim = None if idempotency_key is None else (idempotency_key, fingerprint or _fingerprint_of(encoded))
         try:
             with self._transaction() as conn:
-                return self._append(conn, game_id, expected_version, encoded, claim, jobs)
+                result = self._append(conn, game_id, expected_version, encoded, claim, jobs)
+                if within is not None and not result.replayed:
+                    within(conn, result.events[0].recorded_at)
+                return result
         except self.RACE_ERRORS as error:
             # A concurrent writer committed this version (or this key) first, and this
             # transaction is void. Look again.

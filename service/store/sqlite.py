@@ -10,7 +10,8 @@ Everything else is the common recorder's (service/store/recorder.py).
 from __future__ import annotations
 
 from service.store.recorder import Recorder
+from service.store.seat_claims import TableRecords
 
 
-class SQLiteRecorder(Recorder):
+class SQLiteRecorder(TableRecords, Recorder):
     """The event store on a SQLite file."""

@@ -75,10 +75,39 @@ jobs_table = sa.Table(
     sa.Column("error", sa.Text(), nullable=True),
     sa.Column("created_at", sa.Text(), nullable=False),
     sa.Column("updated_at", sa.Text(), nullable=False),
+    sa.Column("not_before", sa.Text(), nullable=True),  # migration 0004: due later (a turn clock)
     sa.Index("ix_jobs_game_id", "game_id"),
     sa.Index("ix_jobs_state_updated_at", "state", "updated_at"),
+    sa.Index("ix_jobs_state_not_before", "state", "not_before"),
     sa.Index(
         "uq_jobs_move_per_version", "game_id", "for_version", unique=True,
         sqlite_where=sa.text("kind = 'move'"), postgresql_where=sa.text("kind = 'move'"),
     ),
+    sa.Index(
+        "uq_jobs_clock_per_version", "game_id", "for_version", unique=True,
+        sqlite_where=sa.text("kind = 'clock'"), postgresql_where=sa.text("kind = 'clock'"),
+    ),
+)
+
+# Tables (migration 0004): open seats' invites (hashed) and the listing of waiting tables.
+invites_table = sa.Table(
+    "invites",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("invite_hash", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+)
+
+listings_table = sa.Table(
+    "listings",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("preset", sa.Text(), nullable=False),
+    sa.Column("title", sa.Text(), nullable=False),
+    sa.Column("players", sa.Integer(), nullable=False),
+    sa.Column("open_seats", sa.Text(), nullable=False),
+    sa.Column("waiting_for", sa.Integer(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+    sa.Index("ix_listings_created_at_game_id", "created_at", "game_id"),
 )

@@ -1,5 +1,6 @@
-"""PostgreSQL: the role ``pitch db grant ROLE`` makes can play games, run jobs and read the feed,
-and the permission system itself refuses it UPDATE, DELETE and TRUNCATE of history.
+"""PostgreSQL: the role ``pitch db grant ROLE`` makes can play games, run jobs, read the feed and
+keep tables (invites, claimed seats, the listing), and the permission system itself refuses it
+UPDATE, DELETE and TRUNCATE of history (an open seat's invite included).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from psycopg import errors
 from sqlalchemy.engine import make_url
 
 from service.cli import main
-from service.ports.events import NewEvent
+from service.ports.events import NewEvent, SeatRecord
 from service.ports.jobs import JobRequest
+from service.ports.tables import Invite, Listing, ListingChange
 from service.store import open_event_store
 from service.store.db import make_engine
 from service.store.job_rows import JobRows
@@ -68,7 +70,27 @@ def test_the_role_plays_runs_jobs_and_reads_the_feed(granted: tuple[str, str]) -
         engine.dispose()
 
 
-@pytest.mark.parametrize("table", ["events", "idempotency_keys", "seats", "game_secrets"])
+def test_the_role_opens_tables_claims_seats_and_keeps_the_listing(granted: tuple[str, str]) -> None:
+    _, role_url = granted
+    engine = make_engine(role_url)
+    try:
+        store = open_event_store(engine)
+        game_id = f"table-{uuid.uuid4().hex}"
+        listing = Listing(game_id, "team-auction", "Team auction", 4, (0, 1), 2, "")
+        store.create_table(game_id, [NewEvent("GameStarted", {})], [], "secret", [JobRequest("clock", 0, 3, 1, delay=5)],
+                           [Invite(0, "i0"), Invite(1, "i1")], listing)
+        store.append_table(game_id, 1, [NewEvent("SeatClaimed", {"seat": 0})],
+                           claim=SeatRecord(0, "t0", "human", None), listing=ListingChange((1,), 1))
+        store.append_table(game_id, 2, [NewEvent("SeatClaimed", {"seat": 1})],
+                           claim=SeatRecord(1, "t1", "human", None), listing=ListingChange((), 0))
+        assert store.invite_hash(game_id, 1) == "i1" and [s.seat for s in store.seats(game_id)] == [0, 1]
+        assert [row.game_id for row in store.listings(None, 100) if row.game_id == game_id] == []
+        assert JobRows(engine).scheduled()
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize("table", ["events", "idempotency_keys", "seats", "game_secrets", "invites"])
 @pytest.mark.parametrize(
     "statement",
     ["UPDATE {table} SET game_id = game_id", "DELETE FROM {table}", "TRUNCATE {table}"],

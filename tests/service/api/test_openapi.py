@@ -68,7 +68,7 @@ def test_every_problem_an_operation_may_answer_is_documented(client: FlaskClient
 def test_closed_sets_are_enums_and_cards_have_their_pattern(client: FlaskClient) -> None:
     schemas = client.get("/openapi.json").get_json()["components"]["schemas"]
     assert {"bidding", "playing", "ended"} <= set(schemas["GameView"]["properties"]["phase"]["enum"])
-    assert schemas["SeatOut"]["properties"]["kind"]["enum"] == ["human", "ai"]
+    assert schemas["SeatOut"]["properties"]["kind"]["enum"] == ["human", "ai", "open"]
     assert schemas["EventOut"]["properties"]["recorded_at"]["format"] == "date-time"
     assert "GameStarted" in schemas["EventOut"]["properties"]["type"]["enum"]
     assert schemas["PlayOut"]["properties"]["card"]["pattern"] == "^(?:[2-9TJQKA][SHDC]|RJ|BJ)$"

@@ -69,6 +69,22 @@ def _reused(client: FlaskClient, game: ApiGame, service: GameService) -> TestRes
     return game.act(seat, {"type": "bid", "amount": 3}, version, **{"Idempotency-Key": "k"})
 
 
+def _open_seat(client: FlaskClient) -> tuple[str, str]:
+    created = client.post("/v1/games", json={"seats": [{"kind": "open"}, *[{"kind": "human"}] * 3]}).get_json()
+    return created["id"], created["seats"][0]["invite"]
+
+
+def _seat_taken(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
+    game_id, invite = _open_seat(client)
+    assert client.post(f"/v1/games/{game_id}/seats/0/claim", json={"invite": invite}).status_code == 201
+    return client.post(f"/v1/games/{game_id}/seats/0/claim", json={"invite": invite})
+
+
+def _invite_refused(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
+    game_id, _ = _open_seat(client)
+    return client.post(f"/v1/games/{game_id}/seats/0/claim", json={"invite": "not its invite"})
+
+
 TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]] = {
     "malformed-request": lambda c, g, s: c.post("/v1/games", data="{not json", content_type="application/json"),
     "invalid-rules": lambda c, g, s: c.post("/v1/games", json={"rules": {"preset": "nope"}, "seats": [{"kind": "human"}] * 4}),
@@ -85,6 +101,8 @@ TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]]
     "body-too-large": lambda c, g, s: c.post("/v1/audits", data=b" " * (1 << 20), content_type="application/json"),
     "uri-too-long": lambda c, g, s: c.get(f"/v1/games/{g.id}/events?after=" + "0" * 4100),
     "headers-too-large": lambda c, g, s: c.get("/healthz", headers={"X-Padding": "x" * 8190}),
+    "seat-taken": _seat_taken,
+    "invite-refused": _invite_refused,
     "rate-limited": _limited,
     "unavailable": _unavailable,
     "log-altered": _altered,

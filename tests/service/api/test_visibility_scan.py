@@ -14,7 +14,8 @@ drawn; never its face-down row, 001 "Fish Pitch") and, once a deal is over (scor
 thrown in with its key revealed, or the game ended), every card of that deal.
 
 The operations come from openapi.yaml: each is either scanned per caller, scanned as a
-spectator (it takes no token), or listed as reading no game, with the reason; a new
+spectator (it takes no token), scanned on a game at a table (the tables' operations,
+tests/service/api/test_tables_visibility.py), or listed as reading no game, with the reason; a new
 operation fails the first test until it is placed. A scan that found no card anywhere
 would prove nothing, so each caller must have been shown cards, each seat its own hand.
 No answer may hold the chain hash of an event of the deal being played either: a hash
@@ -40,6 +41,7 @@ from service.bootstrap import Services, build_services
 from service.config import Settings
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.scanning import Operation, RecordingDispatcher, Scan, choose, play_and_scan
+from tests.service.api.test_tables_visibility import TABLE_OPERATIONS
 from tests.service.api.visibility import HIDDEN_EVENTS, PUBLIC_EVENTS, cards_in_response
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -135,7 +137,7 @@ def openapi_operations() -> set[Operation]:
 
 
 def test_every_operation_of_openapi_is_scanned_or_reads_no_game() -> None:
-    placed = [*PER_CALLER, *PUBLIC, *CARD_FREE]
+    placed = [*PER_CALLER, *PUBLIC, *CARD_FREE, *TABLE_OPERATIONS]
     assert len(placed) == len(set(placed)), "an operation is placed twice"
     operations = openapi_operations()
     unplaced, gone = operations - set(placed), set(placed) - operations

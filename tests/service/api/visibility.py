@@ -41,6 +41,9 @@ PUBLIC_EVENTS = frozenset({
     "GameStarted", "BidMade", "BidPassed", "TrumpDeclared", "CardPlayed", "FaceDownPlayed",
     "TrickTaken", "Revoked", "HandClaimed", "HandFinishedEarly", "SatOut", "MisdealDeclared",
     "DealerTookSet", "HandScored", "DealKeyRevealed", "GameEnded", "SmudgeDeclared",
+    # A table's events name seats, never a card (domain/table_events.py).
+    "TableOpened", "SeatClaimed", "SeatLeft", "ClockRanOut", "SeatHandedOver", "SeatTakenBack", "GameAbandoned",
+    "RematchCreated",
 })
 # Events whose cards only the seat they name (or, for a deal, each seat its own) may see
 # while their deal is in progress.
@@ -181,7 +184,7 @@ class Visibility:
             self._over.add(self._deal)
         elif kind == "DealKeyRevealed":
             self._over.add(int(data["deal"]))
-        elif kind == "GameEnded":
+        elif kind in ("GameEnded", "GameAbandoned"):
             self._over |= set(self._deals)
         for deal in self._over:
             self._public |= self._deals.get(deal, set())

@@ -1,7 +1,7 @@
 // The page's routes, kept in the address's fragment so a link can be shared and the server
 // serves one document: #/ (start or find a game), #/game/ID (play a seat held here, or
 // ?seat=N, or ?token=T from a seat link), #/watch/ID (a spectator), #/game/ID/hand/N (replay),
-// #/audit and #/audit/ID.
+// #/join/ID/SEAT (take an open seat, ?invite=I from an invite link), #/audit and #/audit/ID.
 
 import {explain} from "./api.js";
 import {clearNotice, fill, h} from "./dom.js";
@@ -29,6 +29,9 @@ async function route() {
       const {openGame} = await import("./game.js");
       const seat = params.has("seat") ? Number(params.get("seat")) : null;
       current = await openGame(root, parts[1], {seat, token: params.get("token")});
+    } else if (parts[0] === "join" && parts[1] && parts[2]) {
+      const {openJoin} = await import("./tables.js");
+      current = await openJoin(root, parts[1], Number(parts[2]), params.get("invite"));
     } else if (parts[0] === "watch" && parts[1]) {
       const {openGame} = await import("./game.js");
       current = await openGame(root, parts[1], {watch: true});

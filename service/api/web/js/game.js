@@ -11,6 +11,7 @@ import {follow} from "./live.js";
 import {renderDealProof, renderScore} from "./score.js";
 import {preference, rememberSeats, seatsOf, setPreference} from "./store.js";
 import {phaseText, renderControls, renderFelt, renderScores} from "./table.js";
+import {renderInvites, renderTable} from "./tables.js";
 import {actionLabel, actionSpoken, eventSentence, seatNames, sideName} from "./words.js";
 
 const PACE = {
@@ -238,6 +239,7 @@ class GamePage {
     const hadFocus = this.slots.controls.contains(document.activeElement) || document.activeElement === document.body;
     fill(this.slots.controls, this.seat === null ? null : renderControls(view, names, {interactive, act: (a, el) => this.act(a, el)}));
     fill(this.slots.turn, this.turnText(view, interactive));
+    fill(this.slots.table, current ? renderTable(this.id, view, names, {token: this.token, onChange: () => this.refresh()}) : null);
     fill(this.slots.banner, view.phase === "ended" ? this.endBanner(view) : null);
     fill(this.slots.scores, renderScores(view, names, this.rules));
     if (current || !this.slots.learn.firstChild) {
@@ -249,7 +251,7 @@ class GamePage {
       h("p", {}, h("a", {href: `#/game/${this.id}/hand/${view.last_hand.hand}`}, `Replay hand ${view.last_hand.hand} trick by trick`)))
       : h("p", {class: "muted"}, "No hand has been scored yet."));
     fill(this.slots.hands, renderHandLinks(this.id, view));
-    fill(this.slots.share, renderShare(this.id, this.held, names));
+    fill(this.slots.share, renderShare(this.id, this.held, names), renderInvites(this.id, view, names));
     if (interactive) {
       announce(`Your turn. ${this.slots.turn.textContent}`);
       const first = this.slots.controls.querySelector("button:not([disabled])");
@@ -259,6 +261,7 @@ class GamePage {
 
   turnText(view, interactive) {
     if (view.phase === "ended") return "The game is over.";
+    if (view.phase === "waiting") return "The table waits for its players.";
     if (view.to_act === null || view.to_act === undefined) return "";
     if (interactive) {
       const types = new Set(view.legal_actions.map((a) => a.type));

@@ -1,10 +1,11 @@
-// The front page: start a game, go back to a game whose seats this browser holds, watch any
-// game by its id or link, audit a record.
+// The front page: start a game, take a seat at an open table, go back to a game whose seats
+// this browser holds, watch any game by its id or link, audit a record.
 
 import {explain} from "./api.js";
 import {fill, h} from "./dom.js";
 import {renderNewGame} from "./newgame.js";
 import {forgetGame, knownGames} from "./store.js";
+import {renderOpenTables} from "./tables.js";
 
 function gameIdFrom(text) {
   const match = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})/i.exec(text);
@@ -40,15 +41,17 @@ function watchForm() {
 /** Fill `root` with the front page. */
 export async function openHome(root) {
   const form = h("div", {class: "card-panel"}, h("p", {class: "pending"}, "Loading the rules…"));
+  const tables = h("div", {class: "open-tables-slot"});
   fill(root, h("section", {class: "home"},
     h("div", {class: "home-intro"},
       h("h1", {}, "Pitch"),
       h("p", {}, "Auction Pitch, Setback, Smear, Pedro and their relatives, against the computer or with friends. Every deal can be proven fair, every score audited.")),
     h("div", {class: "home-grid"}, form,
-      h("div", {class: "home-side"}, yourGames(), watchForm(),
+      h("div", {class: "home-side"}, tables, yourGames(), watchForm(),
         h("section", {class: "card-panel"}, h("h2", {}, "Audit"),
           h("p", {}, "Paste or upload a hand record to see its score recomputed from the rules. "),
           h("a", {class: "btn", href: "#/audit"}, "Open the audit"))))));
+  renderOpenTables().then((box) => fill(tables, box));
   try {
     fill(form, await renderNewGame());
   } catch (error) {

@@ -1,5 +1,5 @@
 // The game page's frame: its header (game, hand, phase, whether it is live, the seat played,
-// the pace), the table and controls, and the side panels (scores, learning, the last hand's
+// the pace), the table and controls (with the table's waiting, clock and leaving line), and the side panels (scores, learning, the last hand's
 // score, the hands to replay, the log, the links to share). Built once per game page; each
 // new view fills the slots, so panels keep their open state and the log keeps its lines.
 
@@ -17,6 +17,7 @@ export function buildFrame(root) {
     phase: h("p", {class: "phase-line"}),
     felt: h("div", {class: "felt-slot"}),
     turn: h("p", {class: "turn-line", id: "turn-line"}),
+    table: h("div", {class: "table-slot"}),
     controls: h("div", {class: "controls-slot"}),
     banner: h("div", {class: "banner-slot"}),
     scores: h("div", {class: "scores-slot"}),
@@ -32,7 +33,7 @@ export function buildFrame(root) {
       h("div", {class: "game-head-main"}, slots.title, slots.phase),
       h("div", {class: "game-head-tools"}, slots.status, slots.seatPicker, slots.speed)),
     h("div", {class: "game-body"},
-      h("div", {class: "table-area"}, slots.banner, slots.felt, slots.turn, slots.controls),
+      h("div", {class: "table-area"}, slots.banner, slots.felt, slots.turn, slots.table, slots.controls),
       h("aside", {class: "side-panels", "aria-label": "Score, help and history"},
         slots.scores,
         section("Help: hint, card counter, bid analysis", h("div", {}, slots.learn, slots.counter), {open: true, id: "panel-learn"}),

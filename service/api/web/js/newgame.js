@@ -1,7 +1,9 @@
 // Starting a game: a preset from GET /v1/rules/presets (its title, seats and the sentences of
 // the rule text it comes from), any option changed within what GET /v1/rules/options allows,
-// and each seat a person or a computer of a level. POST /v1/games returns one token per seat:
-// the human seats' tokens are kept in this browser (store.js), then the table opens.
+// and each seat a person here, a computer of a level, or open to an invited player. A table may
+// be listed among the open tables and have a turn clock. POST /v1/games returns one token per
+// seat (an invite per open seat): the human seats' tokens and the open seats' invites are kept
+// in this browser (store.js), then the table opens, its invite links in the share panel.
 
 import {api, explain, rulesCatalogue} from "./api.js";
 import {fill, h} from "./dom.js";
@@ -27,10 +29,25 @@ function optionInput(option, value, onchange) {
   return h("input", {id, type: "text", value: String(value ?? ""), onchange: (e) => onchange(e.target.value)});
 }
 
+const CLOCKS = [[0, "No clock"], [30, "30 seconds"], [60, "1 minute"], [120, "2 minutes"], [300, "5 minutes"]];
+
+function tableOptions(state) {
+  return h("fieldset", {class: "table-options"}, h("legend", {}, "Table"),
+    h("label", {class: "check-toggle"}, h("input", {type: "checkbox", id: "table-listed", onchange: (e) => { state.listed = e.target.checked; }}),
+      " List it among the open tables (anyone may take a seat that is not by invite only)"),
+    h("div", {class: "row"}, h("label", {for: "table-clock"}, "Turn clock "),
+      h("select", {id: "table-clock", onchange: (e) => { state.clock = Number(e.target.value); }},
+        CLOCKS.map(([value, label]) => h("option", {value: String(value)}, label))),
+      h("label", {for: "table-stand-in"}, " then a computer of level "),
+      h("select", {id: "table-stand-in", onchange: (e) => { state.standIn = Number(e.target.value); }},
+        [1, 2, 3, 4, 5, 6].map((l) => h("option", {value: String(l), selected: l === DEFAULT_LEVEL}, String(l)))),
+      h("span", {class: "muted"}, " acts for a person who has not.")));
+}
+
 /** Return the new-game form. */
 export async function renderNewGame() {
   const {presets, options} = await rulesCatalogue();
-  const state = {preset: presets[0], overrides: {}, seats: [], seed: ""};
+  const state = {preset: presets[0], overrides: {}, seats: [], seed: "", listed: false, clock: 0, standIn: DEFAULT_LEVEL};
   const about = h("div", {class: "preset-about"});
   const seatsBox = h("fieldset", {class: "seats"});
   const optionsBox = h("div", {class: "options"});
@@ -66,9 +83,14 @@ export async function renderNewGame() {
         h("span", {class: "seat-label"}, `Seat ${i}${i === 0 ? " (first listed)" : ""}`),
         h("label", {class: "sr-only", for: `seat-kind-${i}`}, `Seat ${i} is played by`),
         h("select", {id: `seat-kind-${i}`, onchange: (e) => {
-          state.seats[i] = e.target.value === "human" ? {kind: "human", level: null} : {kind: "ai", level: DEFAULT_LEVEL};
+          const kind = e.target.value;
+          state.seats[i] = kind === "ai" ? {kind, level: DEFAULT_LEVEL} : {kind, level: null, inviteOnly: false};
           drawSeats();
-        }}, h("option", {value: "human", selected: seat.kind === "human"}, "A person"), h("option", {value: "ai", selected: seat.kind === "ai"}, "The computer")),
+        }}, h("option", {value: "human", selected: seat.kind === "human"}, "A person here"),
+        h("option", {value: "open", selected: seat.kind === "open"}, "An invited player"),
+        h("option", {value: "ai", selected: seat.kind === "ai"}, "The computer")),
+        seat.kind === "open" ? h("label", {class: "check-toggle"}, h("input", {type: "checkbox", id: `seat-invite-only-${i}`, checked: seat.inviteOnly,
+          onchange: (e) => { state.seats[i].inviteOnly = e.target.checked; }}), " by invite only") : null,
         seat.kind === "ai" ? [h("label", {class: "sr-only", for: `seat-level-${i}`}, `Seat ${i}'s level`),
           h("select", {id: `seat-level-${i}`, onchange: (e) => { state.seats[i].level = Number(e.target.value); }},
             [1, 2, 3, 4, 5, 6].map((l) => h("option", {value: String(l), selected: l === seat.level}, `Level ${l}${l === 1 ? " (beginner)" : l === 6 ? " (strongest)" : ""}`)))] : null)));
@@ -109,14 +131,21 @@ export async function renderNewGame() {
     button.disabled = true;
     const body = {
       rules: {preset: state.preset.name, options: state.overrides},
-      seats: state.seats.map((s) => (s.kind === "ai" ? {kind: "ai", level: s.level} : {kind: "human"})),
+      seats: state.seats.map((s) => (s.kind === "ai" ? {kind: "ai", level: s.level}
+        : s.kind === "open" ? {kind: "open", invite_only: Boolean(s.inviteOnly)} : {kind: "human"})),
     };
+    if (state.listed) body.listed = true;
+    if (state.clock) body.clock = {seconds: state.clock, stand_in: {kind: "ai", level: state.standIn}};
     if (seedInput.value.trim()) body.seed = seedInput.value.trim();
     try {
       const created = await api("POST", "/v1/games", {body});
       const held = {};
-      for (const seat of created.seats) if (seat.kind === "human") held[seat.seat] = seat.token;
-      rememberSeats(created.id, held, {preset: created.preset, title: state.preset.title});
+      const invites = {};
+      for (const seat of created.seats) {
+        if (seat.kind === "human") held[seat.seat] = seat.token;
+        if (seat.kind === "open") invites[seat.seat] = seat.invite;
+      }
+      rememberSeats(created.id, held, {preset: created.preset, title: state.preset.title, invites});
       location.hash = Object.keys(held).length ? `#/game/${created.id}` : `#/watch/${created.id}`;
     } catch (error) {
       fill(problem, h("p", {}, explain(error, "creating the game")));
@@ -135,6 +164,7 @@ export async function renderNewGame() {
     h("div", {class: "row"}, h("label", {for: "preset-select"}, "Rules "), presetSelect),
     about,
     seatsBox,
+    tableOptions(state),
     h("details", {class: "rule-options"}, optionsSummary, optionsBox),
     h("details", {class: "seed-options"}, h("summary", {}, "Reproducible deals"),
       h("label", {for: "seed"}, "Seed "), seedInput,

@@ -1,6 +1,7 @@
 // The seat tokens this browser holds, kept in localStorage by game: the tokens a game's
-// creation returned (one per human seat) and any seat link opened here. A token is shown
-// by the API only once, so this is where a person's seats live between visits.
+// creation returned (one per human seat), any seat link opened here, and the invites of the
+// open seats of the games created here. A token (or an invite) is shown by the API only
+// once, so this is where a person's seats live between visits.
 
 const KEY = "pitch.games";
 
@@ -35,6 +36,12 @@ export function rememberSeats(gameId, seats, about = {}) {
 export function seatsOf(gameId) {
   const entry = load()[gameId];
   return entry ? {...entry.seats} : {};
+}
+
+/** Return the invites this browser was given for a game's open seats, as {seat: invite}. */
+export function invitesOf(gameId) {
+  const entry = load()[gameId];
+  return entry && entry.invites ? {...entry.invites} : {};
 }
 
 /** Return every game this browser holds seats of, newest first. */

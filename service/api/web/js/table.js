@@ -10,7 +10,7 @@ import {actionLabel, sideName} from "./words.js";
 
 const PHASES = {
   bidding: "Bidding", declaring: "Naming trump", discarding: "Discarding", playing: "Playing",
-  scored: "Hand over", ended: "Game over",
+  scored: "Hand over", ended: "Game over", waiting: "Waiting for players",
 };
 
 /** Return the words of the view's phase: "Bidding", "Playing trick 3". */
@@ -33,7 +33,7 @@ function seatOf(view, seat) {
 }
 
 function kindText(info) {
-  return info.kind === "ai" ? `Computer, level ${info.level}` : "Player";
+  return info.kind === "ai" ? `Computer, level ${info.level}` : info.kind === "open" ? "Open seat" : "Player";
 }
 
 /** Return each side's tricks taken this hand, from the view's finished tricks. */
@@ -77,7 +77,7 @@ function seatPlate(view, names, seat, {fresh}) {
     h("span", {class: "seat-title"}, names.name(seat)),
     view.dealer === seat ? h("span", {class: "chip chip-dealer", title: "Dealer"}, "D") : null,
     view.maker === seat ? h("span", {class: "chip chip-maker", title: "Maker"}, "M") : null),
-  h("div", {class: "seat-kind", "aria-hidden": "true"}, info.kind === "ai" ? `Computer L${info.level}` : "Player", ` · seat ${seat}`),
+  h("div", {class: "seat-kind", "aria-hidden": "true"}, info.kind === "ai" ? `Computer L${info.level}` : info.kind === "open" ? "Open seat" : "Player", ` · seat ${seat}`),
   h("div", {class: "seat-stats", "aria-hidden": "true"},
     mine ? null : h("span", {class: "mini-backs", title: `${held} cards held`}, Array.from({length: Math.min(held, 13)}, () => h("i", {}))),
     mine ? null : h("span", {class: "seat-count"}, `${held}`),

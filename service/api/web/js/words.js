@@ -120,6 +120,14 @@ export function eventSentence(event, names, sides) {
       const winner = d.winner === null || d.winner === undefined ? "It is a tie" : `${sides(d.winner)} win`;
       return `The game is over: ${winner} (${d.reason}).`;
     }
+    case "TableOpened": return d.open_seats && d.open_seats.length ? `The table opens with ${count(d.open_seats.length, "seat", "seats")} for players to take.` : "The table opens.";
+    case "SeatClaimed": return `${who} ${verb("take", "takes")} ${d.seat === names.me ? "your" : "a"} seat.`;
+    case "SeatLeft": return `${who} ${verb("leave", "leaves")} the table; a level-${d.level} computer plays on.`;
+    case "ClockRanOut": return `${who} ${verb("run", "runs")} out of time: the stand-in acts.`;
+    case "SeatHandedOver": return `The stand-in keeps ${who === "You" ? "your" : `${who}'s`} seat until ${verb("you take", "they take")} it back.`;
+    case "SeatTakenBack": return `${who} ${verb("are", "is")} back.`;
+    case "GameAbandoned": return "Every person left: the game is abandoned, with no winner.";
+    case "RematchCreated": return "A rematch is asked for.";
     default: return `${event.type}.`;
   }
 }
