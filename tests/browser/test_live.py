@@ -44,11 +44,26 @@ def test_the_stream_is_read_when_the_service_has_one(page: Any, server: str, api
     assert requests[0]["last-event-id"] == "1"
 
 
+def test_the_real_stream_delivers_the_game(page: Any, server: str, api: Api) -> None:
+    game_id, token = api.game_against_computers("live-real")
+    events = api.get(f"/v1/games/{game_id}/events?after=0", token)["events"]
+    page.goto(f"{server}/#/audit")
+    page.wait_for_selector("#record-text")
+    result = page.evaluate(FOLLOW, [game_id, token, 0])
+    assert result["seen"][: len(events)] == [e["version"] for e in events]
+    assert result["states"][0] == "live"
+
+
 def test_without_a_stream_the_game_is_polled(page: Any, server: str, api: Api) -> None:
+    """A service without the stream route (an older one, or a proxy that refuses it): polling."""
     game_id, token = api.game_against_computers("live-poll")
     events = api.get(f"/v1/games/{game_id}/events?after=0", token)["events"]
     page.goto(f"{server}/#/audit")
     page.wait_for_selector("#record-text")
+    page.route("**/v1/games/*/stream*", lambda route: route.fulfill(
+        status=404, headers={"Content-Type": "application/problem+json"},
+        body=json.dumps({"type": "/problems/not-found", "title": "Not found", "status": 404, "detail": "no stream"}),
+    ))
     result = page.evaluate(FOLLOW, [game_id, token, 0])
     assert result["seen"][: len(events)] == [e["version"] for e in events]
     assert "polling" in result["states"] and "live" not in result["states"]
