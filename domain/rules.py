@@ -32,6 +32,7 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     pattern: str | None = None
+    skips: tuple[int, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -69,6 +70,12 @@ class OptionSpec:
                 allowed = ", ".join(repr(c) for c in self.choices)
                 raise RulesError(f"option '{self.name}' must be one of {allowed}, not {value!r}", (self.name,))
         return value
+
+    def check_offered(self, value: object) -> None:
+        """Raise RulesError naming this option when a new table may not take ``value`` (one of ``skips``)."""
+        if value in self.skips and not isinstance(value, bool):
+            ranges = f"{self.minimum}, or from {max(self.skips) + 1} to {self.maximum}"
+            raise RulesError(f"option '{self.name}' must be {ranges}, not {value}", (self.name,))
 
 
 OPTIONS: tuple[OptionSpec, ...] = (
@@ -118,11 +125,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("deal_packet", 3, "Cards given to each player at a time while dealing, clockwise from the dealer's left.", "001 'How to Play Pitch' (three card packets)", minimum=1, maximum=13),
     OptionSpec(
         "kitty_size", 0,
-        "Cards dealt face down to a kitty that goes to the maker (0: no kitty). The maker then discards "
-        "back to the hand's size for play.",
+        "Cards dealt face down to a kitty that goes to the maker: 0 (no kitty), or 2 to 6. The maker then "
+        "discards back to the hand's size for play.",
         "000 'Dealing' (Kitty: 2 to 6 cards that goes to the maker); 000 'Preset Game Rules' (Smear 4 point: "
         "3 cards to a kitty; King Pedro and Eighty-three: the winning bidder receives the kitty)",
-        minimum=0, maximum=6,
+        minimum=0, maximum=6, skips=(1,),
     ),
     OptionSpec(
         "kitty_when", "before-trump",
@@ -558,8 +565,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "set_limit", 0,
-        "A side set this many times loses the game whatever the score (0: no limit).",
-        "000 'Game over' (Set limit to game over: 2, 3, 4 or 5 times)", minimum=0, maximum=5,
+        "A side set this many times loses the game whatever the score: 0 (no limit), or 2 to 5.",
+        "000 'Game over' (Set limit to game over: 2, 3, 4 or 5 times)", minimum=0, maximum=5, skips=(1,),
     ),
 )
 
@@ -855,6 +862,18 @@ def _check_flow(rules: Rules) -> None:
                 "options 'nine_five' and 'nine_point' contradict: the nine of trump must be worth 9 points",
                 ("nine_five", "nine_point"),
             )
+
+
+def check_offered(rules: Rules) -> Rules:
+    """Return ``rules`` if a new table may take every value, else raise RulesError naming the option.
+
+    A few ranges have a gap the texts leave out (a kitty of 1, a set limit of 1); games
+    and hand records that were played with such a value still replay (``rules_from_dict``),
+    but no new table is offered one.
+    """
+    for spec in OPTIONS:
+        spec.check_offered(getattr(rules, spec.name))
+    return rules
 
 
 def option_names() -> tuple[str, ...]:

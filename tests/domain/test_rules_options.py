@@ -339,6 +339,23 @@ def test_contradictory_options_are_refused_naming_both(options: dict[str, object
         assert f"'{name}'" in str(caught.value)
 
 
+@pytest.mark.parametrize("name, gap, least, most", [("kitty_size", 1, 2, 6), ("set_limit", 1, 2, 5)])
+def test_a_kitty_and_a_set_limit_take_the_ranges_the_text_gives(name: str, gap: int, least: int, most: int) -> None:
+    """000_58bf5efc645e9b53.txt, "Rule Options"/"Dealing" (Kitty) and "Game over" (Set limit to game over).
+
+    "Optionally play with a kitty with 2 to 6 cards", and "end the game when a team is
+    set 2, 3, 4, or 5 times": a kitty is none or 2 to 6 cards, a set limit none or 2 to 5;
+    a new table is refused 1 of either, naming the option. A game or hand record already
+    played with such a value still replays (its rules are read back as stored).
+    """
+    for value in (0, least, most):
+        assert getattr(resolve_rules("team-auction", {name: value}), name) == value
+    with pytest.raises(RulesError, match=f"option '{name}' must be 0, or from {least} to {most}, not {gap}") as caught:
+        resolve_rules("team-auction", {name: gap})
+    assert caught.value.options == (name,)
+    assert getattr(rules_from_dict({name: gap}), name) == gap
+
+
 def test_the_largest_legal_tables_are_accepted() -> None:
     """000_58bf5efc645e9b53.txt, "Rule Options"/"Dealing": the limits themselves are allowed.
 
