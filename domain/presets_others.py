@@ -282,7 +282,7 @@ PRESETS_003: tuple[Preset, ...] = (
              "Another variation common in partnership pitch is that only the pitching party can win the game.")
         + "; " + _src(T003, "Auction pitch", *_AUCTION_003_SENTENCES)
         + "; " + _src(T003, "Scoring variations", _LOW_OWNER),
-        {**_AUCTION_003, "side_size": 2, "moon": "extra-point", "max_bid": 5, "win_rule": "must-bid"},
+        {**_AUCTION_003, "side_size": 2, "moon": "extra-point", "win_rule": "must-bid"},
     ),
 )
 

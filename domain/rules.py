@@ -196,7 +196,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
         choices=("same-dealer", "next-dealer", "eldest-pitches"),
     ),
     OptionSpec("min_bid", 2, "The lowest bid.", "000 'Bidding' (minimum bid of 2)", minimum=1, maximum=99),
-    OptionSpec("max_bid", 4, "The highest bid.", "000 'Scoring' (4 points possible); 001 (the highest bid is four)", minimum=1, maximum=99),
+    OptionSpec(
+        "max_bid", 4,
+        "The highest bid: the points a hand holds. A moon bid above it (moon_bid above-maximum, or any "
+        "extra-point moon) is one more.",
+        "000 'Scoring' (4 points possible); 000 'Bidding' (for 4-point pitch the maximum bid will become 5); "
+        "001 (the highest bid is four)",
+        minimum=1, maximum=99,
+    ),
     OptionSpec(
         "dealer_can_steal", "never",
         "Whether the dealer may take the bid by equalling it: never, for any bid, or only the maximum.",
@@ -206,7 +213,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "moon", "none",
         "Shooting the moon: none; extra-point (a smudge: one more point for taking every trick and every "
-        "point, bid at the maximum); instant-win (bid and make the maximum bid to win the game, unless the "
+        "point; the maximum bid becomes the points a hand holds plus one, and that bid is the moon, the lower "
+        "bids ordinary contracts); instant-win (bid and make the maximum bid to win the game, unless the "
         "shooter's score is negative, when the bid is added instead); game-points (success is worth the "
         "game's target in points, failure costs as much).",
         "000 'Bidding' (Shooting the moon); 001 'How to Play Pitch' (Smudge); 003 'Partnership pitch'",
@@ -215,8 +223,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "moon_bid", "maximum",
         "Which bid shoots the moon: the maximum bid, or a separate bid one above it (with extra-point it is "
-        "always the maximum).",
-        "000 'Bidding' (Shoot the moon bid); 003 'Partnership pitch' (a separate bid worth 5)",
+        "always the maximum, which that moon raises to the points plus one).",
+        "000 'Bidding' (Shoot the moon bid: when playing with an extra point awarded, the shooting the moon bid "
+        "is always the maximum bid); 003 'Partnership pitch' (a separate bid worth 5)",
         choices=("maximum", "above-maximum"),
     ),
     OptionSpec(
@@ -680,10 +689,15 @@ class Rules:
 
     @property
     def moon_amount(self) -> int | None:
-        """Return the bid that shoots the moon (a smudge), None when the table has no moon."""
+        """Return the bid that shoots the moon (a smudge), None when the table has no moon.
+
+        000 "Bidding" (Shooting the moon): with an extra point awarded, "for 4-point pitch the
+        maximum bid will become 5 and bidding 5 is an attempt to shoot the moon", and "the
+        shooting the moon bid is always the maximum bid": one above the points a hand holds.
+        """
         if self.moon == "none":
             return None
-        if self.moon_bid == "above-maximum" and self.moon != "extra-point":
+        if self.moon_bid == "above-maximum" or self.moon == "extra-point":
             return self.max_bid + 1
         return self.max_bid
 

@@ -43,7 +43,7 @@ OTHER_TABLES: dict[str, ScoringPreset] = {
         "004 'Smudge', 'Rules for Victory Points'",
     ),
     "partnership-moon-003": ScoringPreset(
-        {"moon": "extra-point", "max_bid": 5, "win_rule": "must-bid"}, 5,
+        {"moon": "extra-point", "win_rule": "must-bid"}, 5,
         "003 'Partnership pitch' (a separate bid worth 5: all six tricks and all four points)",
     ),
     "all-fours-003": ScoringPreset(

@@ -113,13 +113,34 @@ def test_extra_point_moon_adds_a_point_for_every_trick_and_every_point() -> None
     Side 0 bids 5 and sweeps: four points and the moon point, 5; bidding 4 on the same
     hand earns no fifth point, since only a moon bid undertakes it.
     """
-    options = {"moon": "extra-point", "max_bid": 5}
+    options = {"moon": "extra-point"}
     scored = score(SWEEP, options, bid=5)
     assert scored.moon and scored.bid_made and scored.changes == (5, 0)
     assert scored.points[-1].kind == "moon"
     assert score(SWEEP, options, bid=4).changes == (4, 0)
     failed = score(TRICKS_A, options, bid=5)
     assert failed.moon and not failed.bid_made and failed.changes == (-5, 1)
+
+
+def test_with_the_extra_point_the_moon_is_the_points_plus_one_and_four_is_an_ordinary_bid() -> None:
+    """000_58bf5efc645e9b53.txt, "Bidding" (Shooting the moon; Shoot the moon bid).
+
+    "An extra point is awarded for taking all the tricks and all points (known as a smudge
+    bid, for 4-point pitch the maximum bid will become 5 and bidding 5 is an attempt to
+    shoot the moon)", and "when playing with an extra point awarded, the shooting the moon
+    bid is always the maximum bid": the extra point raises the highest bid to the points
+    a hand holds plus one, that bid is the moon, and every lower bid is a contract for
+    points. Side 0 bids 4 and takes all four points but not the third trick: made, 4.
+    The same cards bid 5 are a failed moon; a 5-point table's moon is 6.
+    """
+    rules = rules_with(moon="extra-point")
+    assert rules.moon_amount == 5 and rules_with(moon="extra-point", max_bid=5).moon_amount == 6
+    four = score(ALL_POINTS_NOT_ALL_TRICKS, {"moon": "extra-point"}, bid=4)
+    assert not four.moon and four.bid_made and four.changes == (4, 0)
+    five = score(ALL_POINTS_NOT_ALL_TRICKS, {"moon": "extra-point"}, bid=5)
+    assert five.moon and not five.bid_made and five.changes == (-5, 0)
+    moon_above = rules_with(moon="extra-point", moon_bid="above-maximum")
+    assert moon_above.moon_amount == 5
 
 
 def test_instant_win_moon_wins_the_game_when_made() -> None:
