@@ -245,7 +245,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "instead of bidding or passing, undertaking to take exactly this many tricks itself. The call is "
         "sealed (no bid takes it away) and, for the pitch, counts as a pass; made, it wins the game at the "
         "end of the hand, before the points are counted; failed (more or fewer tricks), it costs as many "
-        "points.",
+        "points, and what the smudger took does not count.",
         "004 'Smudge' (declare that they will win exactly 4 tricks, no more and no less; sealed; a smudge "
         "achieved wins the game, failed loses 4 victory points); 004 'The Pitcher' (if all players passed or "
         "smudged, the pitcher is the player left of the dealer); 004 'Rules for Victory Points'",

@@ -267,9 +267,15 @@ def test_a_moon_bid_above_the_maximum_is_the_only_moon() -> None:
 FOUR_TO_SEAT_0 = ("2S 3S 4S AS", "KS 5S 6S 7S", "QS 8S 9S TS", "JS 2H 3H 4H", "5H 6H 7H 8H", "9H TH JH QH")
 
 
-def _smudged(seats: tuple[int, ...], scores: tuple[int, ...] = (0, 0, 0, 0)) -> Settlement:
+# The same, but seat 0 takes the fifth trick too, and seat 3 the last: five tricks and every point to seat 0.
+FIVE_TO_SEAT_0 = FOUR_TO_SEAT_0[:4] + ("AH 6H 7H 8H", "5H 9H TH QH")
+
+
+def _smudged(
+    seats: tuple[int, ...], scores: tuple[int, ...] = (0, 0, 0, 0), tricks: tuple[str, ...] = FOUR_TO_SEAT_0,
+) -> Settlement:
     rules = rules_with(players=4, side_size=1, smudge_call=4, contract="tricks", max_bid=6, target_score=7)
-    hand = played_hand(rules, FOUR_TO_SEAT_0, maker=1, bid=2)
+    hand = played_hand(rules, tricks, maker=1, bid=2)
     hand = dataclasses.replace(hand, extra=dataclasses.replace(hand.extra, smudgers=seats))
     state = dataclasses.replace(INITIAL, rules=rules, scores=scores)
     return settle_hand(state, hand)
@@ -286,13 +292,22 @@ def test_a_smudge_made_wins_the_game_before_the_points_count() -> None:
     assert (settled.over, settled.winner, settled.reason) == (True, 0, "smudge")
 
 
-def test_a_smudge_failed_costs_its_four_points() -> None:
-    """004_e1210a2155bafbac.txt, "Smudge": going over or under the 4 tricks, the player loses 4 victory points.
+def test_a_smudge_failed_costs_its_four_points_and_what_the_smudger_took() -> None:
+    """004_e1210a2155bafbac.txt, "Smudge" and "Can your score be negative in Pitch?".
 
-    Seat 2 declared smudge and took one trick: a smudge-set of -4 beside what it took.
+    "If a Player fails their Smudge, either by going over or under the 4 required tricks,
+    then that Player will lose 4 Victory Points", and a player short of a contract "loses
+    as many points as their bid was worth": a failed smudge costs exactly as many points
+    as it undertook tricks, and, as for a set contract, what the smudger took does not
+    count. Seat 2 declared smudge and took one trick and no point: -4. Seat 0 declared it
+    and took five tricks with high, low, jack and game: -4 as well, not 4 - 4 = 0.
     """
     settled = _smudged((2,))
     scored = settled.scored
     assert scored.smudges == ((2, False),) and not settled.over
     assert [(a.kind, a.side, a.value) for a in scored.adjustments if a.kind == "smudge-set"] == [("smudge-set", 2, -4)]
-    assert scored.changes[2] == scored.taken[2] - 4
+    assert scored.changes[2] == -4
+    over = _smudged((0,), tricks=FIVE_TO_SEAT_0).scored
+    assert over.smudges == ((0, False),) and over.tricks[0] == 5 and over.taken[0] == 4
+    assert over.changes[0] == -4
+    assert [(a.kind, a.side, a.value) for a in over.adjustments if a.kind == "smudge-set"] == [("smudge-set", 0, -8)]
