@@ -253,9 +253,10 @@ def test_target_score_sets_the_score_that_ends_the_game() -> None:
 def test_the_team_auction_preset_is_the_default_rules() -> None:
     """000_58bf5efc645e9b53.txt, "Preset Game Rules" (Team auction): the standard rules with teams and bidding.
 
-    Resolving the preset with no options gives the defaults of every option.
+    Resolving the preset with no options gives the defaults of every option, but for the
+    claims 000's app offers in every game ("Frequently Asked Questions").
     """
-    assert resolve_rules("team-auction", {}) == Rules() == get_preset("team-auction").rules
+    assert resolve_rules("team-auction", {}) == Rules(claims=True) == get_preset("team-auction").rules
     assert Rules().sides == 2 and Rules().seats_of(0) == (0, 2) and Rules().seats_of(1) == (1, 3)
 
 

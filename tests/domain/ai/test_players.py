@@ -190,6 +190,33 @@ def test_an_unknown_action_kind_falls_back_to_the_level_1_choice(monkeypatch: py
         assert policy(table.state, 0, RNG(0)) == Claim(0)
 
 
+def test_every_level_claims_when_certain() -> None:
+    """000_58bf5efc645e9b53.txt, "Frequently Asked Questions" (What does claim mean?): "When your hand is clearly high, you may claim the remaining tricks to speed up play."
+
+    Holding the four top trumps of a 32-card deck and the top two hearts (the claim of
+    tests/domain/test_rules_discarding_play.py), every level claims, and a hint suggests
+    the claim among its estimates of every legal action; when the claim is not certain
+    nobody makes it.
+    """
+    from domain.actions import Claim as ClaimCommand
+    from tests.domain.test_rules_discarding_play import CLAIM_DEAL, SMEAR_DECK
+
+    table = game_with(CLAIM_DEAL, dealer=3, options=SMEAR_DECK)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    known = knowledge_of(table.state, 0)
+    for level in (1, 2, 3, 4, 5, 6):
+        assert choose(known, level, RNG(level), samples=4) == ClaimCommand(0)
+    advice = hint(known, 4, RNG(0), samples=4)
+    assert advice.suggestion == ClaimCommand(0)
+    assert sorted(map(repr, (e.command for e in advice.estimates))) == sorted(map(repr, legal_commands(table.state, 0)))
+    doubtful = game_with({**CLAIM_DEAL, 0: "AS KS QS JS AH QH", 1: "7H 8H 9H TH JH KH"}, dealer=3, options=SMEAR_DECK)
+    doubtful.auction(2, None, None, None)
+    doubtful.declare("S")
+    for level in (1, 2, 3, 4):
+        assert isinstance(choose(knowledge_of(doubtful.state, 0), level, RNG(level), samples=4), PlayCard)
+
+
 def test_a_hint_estimates_every_legal_action_and_suggests_the_best_margin() -> None:
     table = rule_table()
     table.play("9H 2H")
