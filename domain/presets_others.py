@@ -229,6 +229,10 @@ _BLIND_SENTENCES = (
     "points accrue strictly in the order given in the table, preventing ties in case more than one team "
     "reaches the target score at the end of the deal.",
 )
+_EIGHT = (
+    "Some of the lower cards may be removed from the deck. The two-player game is more interesting if the Threes, "
+    "Fours and Fives are removed. Removing the Threes ensures that in the eight-player game all cards are dealt."
+)
 _TARGET_11 = (
     "The pub game played nowadays in northern England under the name all fours is a four-player "
     "partnership version of pitch, played for 11 points."
@@ -258,8 +262,9 @@ PRESETS_003: tuple[Preset, ...] = (
     preset(
         "blind-all-fours", "Blind all fours",
         _src(T003, "Pitch or blind all fours", *_BLIND_SENTENCES, _TARGET_11)
+        + "; " + _src(T003, "Common minor variations", _EIGHT)
         + "; " + _src(T003, "Scoring variations", _LOW_OWNER),
-        {**_BLIND_003, "bidding": "none"}, players=(2, 7),
+        {**_BLIND_003, "bidding": "none"}, players=(2, 8),
     ),
     preset(
         "auction-pitch-003", "Auction pitch (encyclopedia)",
@@ -268,8 +273,9 @@ PRESETS_003: tuple[Preset, ...] = (
              "hand the highest bidder pitches, and the highest bidder must reach the number of scoring points "
              "bid or is set back.", *_AUCTION_003_SENTENCES)
         + "; " + _src(T003, "Pitch or blind all fours", *_BLIND_SENTENCES[:1])
+        + "; " + _src(T003, "Common minor variations", _EIGHT)
         + "; " + _src(T003, "Scoring variations", _LOW_OWNER),
-        _AUCTION_003, players=(2, 7),
+        _AUCTION_003, players=(2, 8),
     ),
     preset(
         "partnership-pitch", "Partnership pitch",

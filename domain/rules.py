@@ -80,7 +80,13 @@ class OptionSpec:
 
 OPTIONS: tuple[OptionSpec, ...] = (
     # --- the table -------------------------------------------------------------------
-    OptionSpec("players", 4, "Number of seats at the table.", "000 'Pitch Rules'; 003 'Pitch or blind all fours'", minimum=2, maximum=7),
+    OptionSpec(
+        "players", 4, "Number of seats at the table.",
+        "000 'Pitch Rules'; 001 'How to Play Pitch' (from two to seven competitors); 003 'Pitch or blind all "
+        "fours'; 003 'Common minor variations' (Removing the Threes ensures that in the eight-player game all "
+        "cards are dealt)",
+        minimum=2, maximum=8,
+    ),
     OptionSpec(
         "side_size", 2,
         "Players per side, seated alternately: 1 plays alone, 2 is a partnership with the player across.",

@@ -64,6 +64,29 @@ def test_players_sets_the_number_of_seats_dealt_and_bidding() -> None:
     assert table.of_type(HandDealt)[-1].dealer == 0
 
 
+def test_eight_players_play_003s_game_with_every_card_of_the_48_dealt() -> None:
+    """003_da4a947e3fecc28d.txt, "Common minor variations".
+
+    "Removing the Threes ensures that in the eight-player game all cards are dealt": eight
+    may play 003's games, each dealt six cards of the 48 left without the threes, none
+    left over; in four sides of two (seats 0 and 4, 1 and 5, ...) or eight alone. 001's
+    Auction Pitch stays "from two to seven competitors".
+    """
+    rules = resolve_rules("auction-pitch-003", {"players": 8, "side_size": 2, "removed_ranks": "3"})
+    assert rules.sides == 4 and rules.seats_of(0) == (0, 4) and rules.deck_size == 48
+    secret = seed_from_text("eight")
+    events = start_game(rules, "auction-pitch-003", [SeatSpec("human")] * 8, 0, commit(secret, "client"), SeededDeals(secret))
+    table = Table(replay(events), SeededDeals(secret), list(events))
+    dealt = table.of_type(HandDealt)[0]
+    assert [len(c) for c in dealt.cards] == [6] * 8 and dealt.stock == ()
+    assert not any(card[0] == "3" for held in dealt.cards for card in held)
+    table.auction(2, *([None] * 7))
+    assert table.hand.phase == "playing" and table.hand.maker == 1
+    assert resolve_rules("blind-all-fours", {"players": 8}).sides == 8
+    with pytest.raises(RulesError, match="'players'"):
+        resolve_rules("auction-pitch", {"players": 8})
+
+
 def test_side_size_one_makes_every_player_score_alone() -> None:
     """000_58bf5efc645e9b53.txt, "Rule Options"/"Scoring" (Partnership): without partners, each player keeps their own points.
 

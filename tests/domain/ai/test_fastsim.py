@@ -52,6 +52,8 @@ EXTRA_SETS: tuple[dict[str, Any], ...] = (
     {"contract": "tricks", "moon": "instant-win", "moon_negative": "wins", "finish_early": True},
     {"win_rule": "must-bid-no-junk", "junk_points": False, "maker_bid_only": True, "target_score": 5},
     {"bid_bonus": True, "contract": "tricks", "max_bid": 6, "target_score": 7},
+    {"players": 8, "side_size": 2, "removed_ranks": "3", "first_lead": "any"},  # 003's eight-player game
+    {"players": 8, "side_size": 1},
 )
 
 OPTION_TABLE: dict[str, dict[str, Any]] = {
