@@ -67,6 +67,9 @@ class HandView(Schema):
         "description": "Each seat's dealt cards; while the deal is played, null for every seat but the caller's."})
     stock = fields.List(fields.String(), allow_none=True, metadata={"description": "The stock in order; null while the deal is played."})
     kitty = fields.List(fields.String(), allow_none=True, metadata={"description": "The kitty; null while the deal is played."})
+    blind = fields.List(fields.List(fields.String()), allow_none=True, metadata={
+        "description": "Each seat's face-down row (001 'Fish Pitch'), in the order dealt, [] where the rules deal "
+                       "none; null while the deal is played, for nobody may see those cards before."})
     actions = fields.List(fields.Dict(), required=True, metadata={
         "description": "Every action in order, as a hand record lists them (discards and draws included)."})
     bids = fields.List(fields.Nested(schemas.BidOut), required=True)
