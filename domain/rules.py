@@ -312,6 +312,26 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "000 'Discarding' (Maximum allowed discards); 001 'Nine Card Pitch' (up to four cards)",
         minimum=0, maximum=13,
     ),
+    OptionSpec(
+        "discard_by", "players",
+        "Who makes the discards: players (each seat chooses where the rules leave it a choice) or automatic "
+        "(the service discards for every seat, the kitty's taker and the stock's taker included: what the rules "
+        "force and, where they leave a choice, as few cards as allowed, those of least value: cards that are "
+        "not trumps before trumps, and among trumps those worth the fewest points to their capturer, the lowest "
+        "first).",
+        "002 '10-point Pitch' (All the discarding and refilling is handled automatically; if a player held more "
+        "than 6 trump, the lowest-value trump cards are discarded as well)",
+        choices=("players", "automatic"),
+    ),
+    OptionSpec(
+        "discard_first", "dealer-left",
+        "Where the discards, and then the refills, begin: at the dealer's left or at the maker's (the "
+        "pitcher's) left, going clockwise.",
+        "000 'Discarding' (Cards are dealt clockwise, the left of the dealer receiving cards first); 002 "
+        "'10-point Pitch' (starting with the player on the pitcher's left, the non-trump cards are discarded "
+        "and the hands refilled)",
+        choices=("dealer-left", "maker-left"),
+    ),
     # --- play ------------------------------------------------------------------------
     OptionSpec(
         "first_leader", "maker",
@@ -379,13 +399,24 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "low_point", "capturer",
         "Who receives the point for low: capturer (the side that captures it in a trick), original-owner "
-        "(the side of the player it was dealt to) or player (the side of the player who plays it). Without "
-        "card passing the original owner and the player are the same seat; they differ only where a card "
-        "changes hands before it is played.",
+        "(the side of the player it was dealt to) or player (the side of the player who plays it); or "
+        "dealt-two (002's: the point is for the two of trump, not the lowest trump in play, and goes to the "
+        "side of the player dealt it, whether that player plays it or discards it). Without card passing "
+        "the original owner and the player are the same seat; they differ only where a card changes hands "
+        "before it is played.",
         "000 'Scoring' (Low point); 000 'Preset Game Rules' (Team auction II: to the original owner; "
         "10 point: to the player who plays the card); 001 'How to Play Pitch' (awarded to the team it was "
-        "dealt to); 002 'Scoring' (taking or holding the lowest trump); 003 'Scoring variations'",
-        choices=("capturer", "original-owner", "player"),
+        "dealt to); 002 'Scoring' (taking or holding the lowest trump); 002 '10-point Pitch' (One point is "
+        "awarded to the player who is dealt the 2 of trump); 003 'Scoring variations'",
+        choices=("capturer", "original-owner", "player", "dealt-two"),
+    ),
+    OptionSpec(
+        "high_point", "highest",
+        "What the point for high is for: highest (the highest trump in play, to its capturer) or ace (the ace "
+        "of trump, to its capturer, when it is played; no point when it is not).",
+        "000 'Scoring' (1 point for capturing the highest trump); 002 '10-point Pitch' (One point is awarded "
+        "for taking the Ace); 002 'Scoring 7-, 10-, 11- and 13-Point' (Taking the Ace of trump)",
+        choices=("highest", "ace"),
     ),
     OptionSpec(
         "game_point", "game",
@@ -636,6 +667,8 @@ class Rules:
     refill: str = "everyone"
     discard_trump_points: bool = True
     max_discards: int = 0
+    discard_by: str = "players"
+    discard_first: str = "dealer-left"
     # play
     first_leader: str = "maker"
     trick_leader: str = "winner"
@@ -648,6 +681,7 @@ class Rules:
     revoke: str = "refused"
     # scoring
     low_point: str = "capturer"
+    high_point: str = "highest"
     game_point: str = "game"
     game_tie: str = "none"
     joker_pips: bool = False
@@ -789,6 +823,10 @@ def _check_scoring(rules: Rules) -> None:
     needs = [(name, rank) for name, rank in _POINT_RANKS if getattr(rules, name)]
     if rules.game_point == "ten-of-trump":
         needs.append(("game_point", "T"))
+    if rules.high_point == "ace":
+        needs.append(("high_point", "A"))
+    if rules.low_point == "dealt-two":
+        needs.append(("low_point", "2"))
     if rules.old_nate:
         needs.append(("old_nate", "4"))
     for name, rank in needs:
@@ -845,6 +883,10 @@ def _check_flow(rules: Rules) -> None:
             raise _contradict("need_suit", "trump_by", rules, "nobody names trump when the first lead sets it")
         if rules.first_leader != "maker":
             raise _contradict("first_leader", "trump_by", rules, "the maker pitches trump by leading first")
+    if rules.discard_by == "automatic" and rules.trump_by == "first-lead":
+        raise _contradict(
+            "discard_by", "trump_by", rules, "automatic discards keep the trumps, which the first lead sets only after",
+        )
     if rules.refill != "everyone" and rules.discarding == "none":
         raise _contradict("refill", "discarding", rules, "without discarding nobody is refilled")
     if rules.discarding != "none" and rules.max_discards:

@@ -306,7 +306,7 @@ def test_an_unknown_option_is_refused_by_name(options: dict[str, object], named:
 
 @pytest.mark.parametrize(
     "name, value",
-    [("players", 1), ("players", 8), ("hand_size", 4), ("hand_size", 14), ("min_bid", 0),
+    [("players", 1), ("players", 9), ("hand_size", 4), ("hand_size", 14), ("min_bid", 0),
      ("deal_packet", 0), ("target_score", 0), ("side_size", 4)],
 )
 def test_a_value_out_of_range_is_refused_by_name(name: str, value: int) -> None:

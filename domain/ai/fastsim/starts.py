@@ -25,7 +25,8 @@ from domain.ai.fastsim.auction import (
 from domain.ai.fastsim.batch import row_width
 from domain.ai.fastsim.deals import Deals
 from domain.ai.fastsim.discards import (
-    D_DEALER, D_KITTY_BEFORE, D_MAX_DISCARDS, D_MODE, D_MOON, D_MOON_KEEPS, D_PLAYERS, D_SIZE, D_SLOTS, D_TAKER,
+    D_AUTO, D_DEALER, D_KITTY_BEFORE, D_MAKER_FIRST, D_MAX_DISCARDS, D_MODE, D_MOON, D_MOON_KEEPS, D_PLAYERS, D_SIZE,
+    D_SLOTS, D_TAKER,
 )
 from domain.ai.fastsim.fromdeal import MODE_AUCTION, MODE_DECLARE, from_deals
 from domain.ai.fastsim.tables import INDEX, N_CARDS, PRINTED, Array, Tables, tables_of
@@ -127,6 +128,8 @@ def discard_settings(rules: Rules, hand: HandState) -> Array:
     d[D_MOON_KEEPS] = int(not rules.moon_discard)
     d[D_MOON] = moon if moon is not None else -1
     d[D_KITTY_BEFORE] = int(rules.kitty_when == "before-trump")
+    d[D_MAKER_FIRST] = int(rules.discard_first == "maker-left")
+    d[D_AUTO] = int(rules.discard_by == "automatic")
     return d
 
 

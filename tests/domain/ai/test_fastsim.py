@@ -32,7 +32,7 @@ from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
 from domain.play import check_play
-from domain.presets import PRESETS, resolve_rules
+from domain.presets import PRESETS, get_preset, resolve_rules
 from domain.rules import Rules, rules_from_dict
 from domain.state import PLAYING, GameState
 from tests.domain.scoring_presets import SCORING_PRESETS
@@ -267,6 +267,33 @@ def test_monte_carlo_estimates_are_the_same_on_the_fast_simulator_and_the_reduce
         fast = estimates(known, 3, level3, random.Random(i), fast=True)
         slow = estimates(known, 3, level3, random.Random(i), fast=False)
         assert [(e.command, e.points, e.margin) for e in fast] == [(e.command, e.points, e.margin) for e in slow]
+
+
+@pytest.mark.parametrize("preset", ["trickster-10", "trickster-13"])
+def test_002s_ace_and_two_of_trump_are_estimated_on_the_kernel_as_on_the_reducers(preset: str) -> None:
+    """002_fa9b027eaad6e796.txt, "10-point Pitch": "One point is awarded for taking the Ace ... One point is awarded to the player who is dealt the 2 of trump."
+
+    The two's point goes to the seat dealt it even when that seat discarded it, out of the
+    sight of the seat estimating: a deal of the unseen cards that puts the two in another
+    seat's discards gives that seat the point, on the kernel (deals.py ``shed_twos``) as
+    on the reducers (``Knowledge.world``). Some of these positions have the two in a
+    discard pile the seat to act cannot see.
+    """
+    rules = get_preset(preset).rules
+    hidden = 0
+    for i, state in enumerate(play_positions(rules, f"two-{preset}", 60)):
+        seat = state.to_act
+        hand = state.hand
+        assert seat is not None and hand is not None and hand.trump is not None
+        unseen_two = any("2" + hand.trump in pile for s, pile in enumerate(hand.extra.discards) if s != seat)
+        hidden += unseen_two
+        if i % 10 and not unseen_two:
+            continue
+        known = knowledge_of(state, seat)
+        fast = estimates(known, 24, level3, random.Random(i), fast=True)
+        slow = estimates(known, 24, level3, random.Random(i), fast=False)
+        assert [(e.command, e.points, e.margin) for e in fast] == [(e.command, e.points, e.margin) for e in slow]
+    assert hidden > 0
 
 
 PITCHED = [p.name for p in PRESETS if p.rules.trump_by == "first-lead" and not p.rules.blind_cards]
