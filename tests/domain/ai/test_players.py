@@ -217,6 +217,49 @@ def test_every_level_claims_when_certain() -> None:
         assert isinstance(choose(knowledge_of(doubtful.state, 0), level, RNG(level), samples=4), PlayCard)
 
 
+def _passed_out(preset: str, level: int, seed: str) -> bool:
+    """Deal one hand of ``preset`` to computers of ``level`` and play its auction: tell whether nobody bid."""
+    from domain.dealing import start_game
+    from domain.decide import decide
+    from domain.events import BidMade, HandDealt, SeatSpec
+    from domain.evolve import evolve, replay
+    from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+
+    rules = resolve_rules(preset, {})
+    secret = seed_from_text(seed)
+    source = SeededDeals(secret)
+    seats = [SeatSpec("ai", level)] * rules.players
+    state = replay(start_game(rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "c"), source))
+    rng = RNG(seed)
+    while state.hand is not None and state.hand.phase == "bidding":
+        seat = state.to_act
+        assert seat is not None
+        for event in decide(state, choose(knowledge_of(state, seat), level, rng, samples=8), source):
+            if isinstance(event, BidMade):
+                return False
+            if isinstance(event, HandDealt):
+                return True
+            state = evolve(state, event)
+    return state.hand is not None and state.hand.high_bid is None
+
+
+@pytest.mark.parametrize("preset", ["trickster-10", "trickster-13", "auction-pitch-004"])
+def test_computers_of_every_level_bid_at_tables_where_everyone_may_pass(preset: str) -> None:
+    """002_fa9b027eaad6e796.txt, "10-point Pitch" ("If all players pass, the hand is redealt") and "Bidding" ("the opening bid must be at least 5"); 004 "The Pitcher".
+
+    Where the dealer may pass too, a table of four computers passing round throws the deal
+    in (or, in 004's game, leaves the eldest to pitch with no contract); players of these
+    games bid: computers of each level pass out at most a quarter of the deals. Level 3
+    bids its hand's share of the points the table's hands hold (tactics.bid_scale), so a
+    minimum of 5 of 10 (7 of 13) is in reach; level 1, the dealer after everyone passed,
+    opens. 24 seeded deals a level (levels 4 to 6 differ from each other only in their
+    deal counts; one stands for them, on few deals).
+    """
+    for level, deals in ((1, 24), (2, 24), (3, 24), (4, 6)):
+        passed = sum(_passed_out(preset, level, f"pass-{preset}-{level}-{i}") for i in range(deals))
+        assert passed <= deals // 4, (level, passed)
+
+
 def test_a_hint_estimates_every_legal_action_and_suggests_the_best_margin() -> None:
     table = rule_table()
     table.play("9H 2H")
