@@ -5,7 +5,8 @@ discards (domain/ai/policies.py ``_discard``), over a deal's arrays: the maker t
 kitty (000 "Kitty"; before trump, ``take_kitty``, or after it, in ``after_trump``); each
 seat in turn from the dealer's left (the maker's, 002) discards what ``discarding.choice``
 allows, level 3 throwing the cheapest card and stopping, when it may, before a trump or a
-sure side winner, or the service discarding for it (``discarding.automatic_discard``, 002); hands are refilled from the front of the stock to ``refill_to``, the discards
+sure side winner, or the service discarding for it (``discarding.automatic_discard``,
+002); hands are refilled from the front of the stock to ``refill_to``, the discards
 joining the stock when it runs short (a rollout's deal source keeps their order); a
 taker of the rest of the stock draws it and discards down (000 "Discarding"). A moon
 contract may keep its cards (``moon_discard``). tests/domain/ai/test_auction.py checks

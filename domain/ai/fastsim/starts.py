@@ -18,9 +18,9 @@ import numpy as np
 
 from domain.ai.bidders import INPUTS, BidderModel
 from domain.ai.fastsim.auction import (
-    A_BID_DEN, A_BID_NUM, A_DEALER, A_HIGHEST, A_MAKER_LEADS, A_MAX_BID, A_MIN_BID, A_MOON, A_NEED_SUIT, A_ORIGINAL_OWNER,
-    A_PLAYERS, A_ROUNDS, A_SEALED, A_SIDES, A_SIZE, A_STEAL, A_STICK, B_CALLS, B_HIGH, B_LAST, B_MAKER,
-    B_PASSED, B_SIZE, B_TO_ACT, I_JACK, I_LOW, I_LOW_NEXT, I_SECOND, I_SIZE, I_TOP,
+    A_BID_DEN, A_BID_NUM, A_DEALER, A_HIGHEST, A_MAKER_LEADS, A_MAX_BID, A_MIN_BID, A_MOON, A_NEED_SUIT,
+    A_ORIGINAL_OWNER, A_PLAYERS, A_ROUNDS, A_SEALED, A_SIDES, A_SIZE, A_STEAL, A_STICK, B_CALLS, B_HIGH, B_LAST,
+    B_MAKER, B_PASSED, B_SIZE, B_TO_ACT, I_JACK, I_LOW, I_LOW_NEXT, I_SECOND, I_SIZE, I_TOP,
 )
 from domain.ai.fastsim.batch import row_width
 from domain.ai.fastsim.deals import Deals
