@@ -201,12 +201,15 @@ def shed_key(rules: Rules, order: TrumpOrder, card: str) -> tuple[int, int, int]
     """Return a key ordering cards from the first to shed to the last (002 "10-point Pitch": the lowest-value).
 
     Cards that are not trumps go first, the lowest first; then trumps, those worth the
-    fewest points to their capturer first (002's two of trump is worth nothing to keep,
-    its point staying with the seat dealt it), the lowest first among equals.
+    fewest points first (each card's value in the scoring table: what it brings its
+    capturer, and 002's two of trump its point, "Taking or holding the 2 of trump", 1),
+    the lowest first among equals.
     """
     if not order.is_trump(card):
         return (0, 0, RANKS.index(card[0]))
     worth = sum(value for _, scoring, value in card_points(rules, order.suit) if scoring == card)
+    if rules.low_point == "dealt-two" and card == "2" + order.suit:
+        worth += 1
     return (1, worth, order.strength[card])
 
 

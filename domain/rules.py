@@ -317,8 +317,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "Who makes the discards: players (each seat chooses where the rules leave it a choice) or automatic "
         "(the service discards for every seat, the kitty's taker and the stock's taker included: what the rules "
         "force and, where they leave a choice, as few cards as allowed, those of least value: cards that are "
-        "not trumps before trumps, and among trumps those worth the fewest points to their capturer, the lowest "
-        "first).",
+        "not trumps before trumps, and among trumps those worth the fewest points (to their capturer, or 002's "
+        "two of trump its point), the lowest first).",
         "002 '10-point Pitch' (All the discarding and refilling is handled automatically; if a player held more "
         "than 6 trump, the lowest-value trump cards are discarded as well)",
         choices=("players", "automatic"),

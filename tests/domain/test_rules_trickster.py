@@ -12,52 +12,64 @@ from domain.discarding import check_discard
 from domain.errors import IllegalActionError
 from domain.events import CardsDiscarded, CardsDrawn, HandScored
 from domain.presets import get_preset
+from domain.trumps import trump_order
 from tests.domain.helpers import Table, game_with
 from tests.domain.scoring_helpers import score
 
 TEN = get_preset("trickster-10").rules
 
-# Dealt by seat 3; seat 1 pitches spades. Seat 2 holds eight spades (the two among them)
-# and a heart; seat 3 the ace and three of trump; the stock's first cards are plain.
+# Dealt by seat 3; seat 1 pitches spades. Seat 2 holds eight spades, the two among them and
+# none other worth a point, and a heart; seat 3 three spades; seat 0 none. The stock's first
+# cards are plain.
 TEN_DEAL = {
-    0: "TS JS 2D 3D 4D 5D 6D 7D 8D",
-    1: "9S JC 2C 3C 4C 5C 6C 7C 8C",
+    0: "2D 3D 4D 5D 6D 7D 8D 9D TD",
+    1: "9S 2C 3C 4C 5C 6C 7C 8C 9C",
     2: "2S 4S 5S 6S 7S 8S KS QS 9H",
-    3: "AS 3S 2H 3H 4H 5H 6H 7H 8H",
+    3: "3S TS JS 2H 3H 4H 5H 6H 7H",
 }
-TEN_STOCK = "9D TD JD QD KD AD 9C TC"
+TEN_STOCK = "JD QD KD AD TC JH QH KH AH"
+# Another deal: seat 2's eight spades are all worth points (the two, three, ten, jack and
+# ace, the off-jack and both jokers); seat 3 holds the four and five.
+SHED_TWO_DEAL = {
+    0: "2D 3D 4D 5D 6D 7D 8D 9D TD",
+    1: "9S 2C 3C 4C 5C 6C 7C 8C 9C",
+    2: "2S 3S TS JS AS JC RJ BJ 9H",
+    3: "4S 5S 2H 3H 4H 5H 6H 7H 8H",
+}
 
 
-def pitched() -> Table:
-    """Return the deal above with seat 1 the pitcher in spades, every discard and refill made."""
-    table = game_with(TEN_DEAL, dealer=3, rules=TEN, stock=TEN_STOCK)
+def pitched(deal: dict[int, str] = TEN_DEAL) -> Table:
+    """Return ``deal`` with seat 1 the pitcher in spades, every discard and refill made."""
+    table = game_with(deal, dealer=3, rules=TEN, stock=TEN_STOCK)
     table.auction(None, 5, None, None)
     table.declare("S")
     return table
 
 
 def test_the_service_discards_for_every_seat_and_no_seat_posts_a_discard() -> None:
-    """002_fa9b027eaad6e796.txt, "10-point Pitch".
+    """002_fa9b027eaad6e796.txt, "10-point Pitch" and "Scoring 7-, 10-, 11- and 13-Point".
 
     "The non-trump cards are discarded and the hands refilled to six from the undealt cards
     (if a player held more than 6 trump, the lowest-value trump cards are discarded as
     well). After the other three hands are refilled, the pitcher gets all the remaining
     cards and discards back to six. All the discarding and refilling is handled
     automatically": once trump is named, every seat's discards are made by the service
-    and the play begins. Seat 2's eight trumps lose the two of trump and the four (worth
-    nothing to keep; the two's point stays with the seat dealt it) with its heart; the
-    pitcher, with four trumps among nineteen cards, keeps them and its two highest cards.
-    A discard posted is refused.
+    and the play begins. Seat 2's eight trumps lose its heart and the four and five of
+    trump: the lowest of those worth nothing, while the two of trump is worth its point
+    ("Taking or holding the 2 of trump", 1). A discard posted is refused.
     """
     table = pitched()
     assert table.hand.phase == "playing" and all(len(held) == 6 for held in table.hand.cards)
     discarded = {e.seat: e.cards for e in table.of_type(CardsDiscarded)}
-    assert discarded[2] == ("2S", "4S", "9H")
-    assert discarded[3] == ("2H", "3H", "4H", "5H", "6H", "7H", "8H")
-    assert sorted(table.hand.cards[1]) == sorted(["9S", "JC", "RJ", "BJ", "AH", "AC"])
+    assert discarded[2] == ("4S", "5S", "9H")
+    assert "2S" in table.hand.cards[2]
+    assert discarded[3] == ("2H", "3H", "4H", "5H", "6H", "7H")
     assert all(e.done for e in table.of_type(CardsDiscarded))
+    order = trump_order(TEN, "S")
+    pitcher_shed = discarded[1]
+    assert all(order.is_trump(c) for c in table.hand.cards[1]) or not any(order.is_trump(c) for c in pitcher_shed)
     with pytest.raises(IllegalActionError, match="automatically"):
-        check_discard(table.state.rules, table.hand, 0, ("2D",))
+        check_discard(table.state.rules, table.hand, 0, ("JD",))
 
 
 def test_discards_and_refills_start_with_the_player_on_the_pitchers_left() -> None:
@@ -66,22 +78,24 @@ def test_discards_and_refills_start_with_the_player_on_the_pitchers_left() -> No
     "Once trump is set, starting with the player on the pitcher's left, the non-trump cards
     are discarded and the hands refilled": seat 1 pitches, so seat 2 discards first, then
     3, then 0, the pitcher last; seat 3, needing cards before seat 0 does, draws the
-    stock's first four, where from the dealer's left seat 0 would have.
+    stock's first three, where from the dealer's left seat 0 would have.
     """
     table = pitched()
     assert [e.seat for e in table.of_type(CardsDiscarded)] == [2, 3, 0, 1]
     drawn = table.of_type(CardsDrawn)
     assert [e.seat for e in drawn] == [3, 0, 1]
-    assert drawn[0].cards == ("9D", "TD", "JD", "QD")
+    assert drawn[0].cards == ("JD", "QD", "KD")
 
 
 def test_the_two_of_trump_scores_for_the_seat_dealt_it_though_it_was_discarded() -> None:
     """002_fa9b027eaad6e796.txt, "10-point Pitch": "One point is awarded to the player who is dealt the 2 of trump."
 
-    Seat 2 was dealt the two of spades and shed it: the point is its side's all the same,
-    not the side of seat 3, whose three of spades is the lowest trump played.
+    Seat 2's eight trumps are all worth points, so it sheds the two least, the two and
+    the ten of trump. The two's point is its side's all the same, not the side of seat 3,
+    whose four of spades is the lowest trump played.
     """
-    table = pitched()
+    table = pitched(SHED_TWO_DEAL)
+    assert {e.seat: e.cards for e in table.of_type(CardsDiscarded)}[2] == ("2S", "TS", "9H")
     table.play_hand_simply()
     scored = table.of_type(HandScored)[-1]
     low = next(p for p in scored.points if p.kind == "low")
