@@ -2,7 +2,8 @@
 
 A command is checked in order: the game is running, the seat is to act, the action fits
 the phase, and the rules allow it. What follows by itself is then added until a seat
-must act again: the kitty going to the maker, the refills (reshuffling the discards
+must act again: the kitty going to the maker, the discards where the service makes them (002), the
+refills (reshuffling the discards
 when the stock runs short), a seat out of trump sitting out, a complete trick
 (TrickTaken), finishing a hand early, the hand's score (HandScored) and the deal's key
 (DealKeyRevealed), and then either the end of the game (GameEnded, revealing the seed)
@@ -22,7 +23,7 @@ from domain.cards import SUIT_NAMES, SUITS
 from domain.claims import claim_tricks, completion, points_decided
 from domain.context import DealSource
 from domain.dealing import next_deal, run_cards
-from domain.discarding import check_discard, next_draw
+from domain.discarding import automatic_discard, check_discard, next_draw
 from domain.errors import GameOverError, IllegalActionError, NotYourTurnError
 from domain.events import (
     BidMade, BidPassed, CardPlayed, CardsDiscarded, CardsDrawn, DealerRan, DealerTookSet,
@@ -207,6 +208,10 @@ def _next(state: GameState, source: DealSource, misdeal: bool, to_score: bool = 
     if phase == KITTY:
         assert hand.maker is not None
         return [KittyTaken(seat=hand.maker, cards=hand.extra.kitty, deal=hand.deal)]
+    if phase == DISCARDING and rules.discard_by == "automatic" and hand.to_act is not None:
+        # 002 "10-point Pitch": "All the discarding and refilling is handled automatically".
+        seat = hand.to_act
+        return [CardsDiscarded(seat=seat, cards=automatic_discard(rules, hand, seat), done=True, deal=hand.deal)]
     if phase == DRAWING:
         draw = next_draw(rules, hand)
         assert draw is not None

@@ -1,8 +1,9 @@
 """Discarding and refilling (000 "Discarding"; 001 "Nine Card Pitch"; 002 "10-point Pitch").
 
-Once trump is set each seat in turn, clockwise from the dealer's left, discards face
-down under the table's ``discarding`` mode; then hands are refilled from the front of the
-stock to ``refill_to`` cards in the same order, the discards being shuffled under the
+Once trump is set each seat in turn, clockwise from the dealer's left (or, under
+``discard_first = "maker-left"``, the maker's: 002), discards face down under the table's
+``discarding`` mode; then hands are refilled from the front of the stock to ``refill_to``
+cards in the same order, the discards being shuffled under the
 stock when it runs short. Under ``refill = "dealer-takes-rest"`` or ``"maker-takes-rest"``
 that seat sits out the first round, takes the whole rest of the stock after the others
 are refilled, and discards down to ``refill_to``. A maker who took a kitty at a table
@@ -12,15 +13,18 @@ A seat's remaining discard is described as ``Choice``: the cards it must discard
 (``forced``), a pool to choose from and how many of the pool (``low`` to ``high``). A
 client discards one card at a time (``{"type": "discard", "cards": ["5H"]}``) and stops
 with ``{"type": "discard", "cards": []}``; when only one set of discards is left it is
-offered, and must be posted, as a whole.
+offered, and must be posted, as a whole. Under ``discard_by = "automatic"`` (002: "All the
+discarding and refilling is handled automatically") no seat posts a discard: decide adds
+each seat's ``automatic_discard`` by itself.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from domain.cards import is_joker
+from domain.cards import RANKS, is_joker
 from domain.errors import IllegalActionError
+from domain.points import card_points
 from domain.rules import Rules
 from domain.state import HandState
 from domain.trumps import TrumpOrder, trump_order
@@ -71,10 +75,18 @@ def taker(rules: Rules, hand: HandState) -> int | None:
     return None
 
 
+def first_seat(rules: Rules, hand: HandState) -> int:
+    """Return the seat left of where the discards and refills begin: the dealer, or the maker (002)."""
+    if rules.discard_first == "maker-left" and hand.maker is not None:
+        return hand.maker
+    return hand.dealer
+
+
 def discard_order(rules: Rules, hand: HandState) -> tuple[int, ...]:
-    """Return the seats that discard in the first round, clockwise from the dealer's left."""
+    """Return the seats that discard in the first round, clockwise from the dealer's (or the maker's) left."""
     n = rules.players
-    seats = tuple((hand.dealer + i) % n for i in range(1, n + 1))
+    start = first_seat(rules, hand)
+    seats = tuple((start + i) % n for i in range(1, n + 1))
     if rules.discarding == "none":
         size = play_size(rules, hand)
         return tuple(s for s in seats if len(hand.cards[s]) > size)
@@ -148,6 +160,8 @@ def _capped(rules: Rules, hand: HandState, seat: int, result: Choice) -> Choice:
 
 def check_discard(rules: Rules, hand: HandState, seat: int, cards: tuple[str, ...]) -> bool:
     """Raise IllegalActionError unless ``seat`` may discard ``cards`` now; return whether it then is done."""
+    if rules.discard_by == "automatic":
+        raise IllegalActionError("at this table the discards are made automatically")
     if len(set(cards)) != len(cards):
         raise IllegalActionError("a card may be discarded only once")
     for card in cards:
@@ -183,8 +197,41 @@ def _without(hand: HandState, seat: int, card: str) -> HandState:
     return replace(hand, cards=cards, extra=replace(hand.extra, discards=discards))
 
 
+def shed_key(rules: Rules, order: TrumpOrder, card: str) -> tuple[int, int, int]:
+    """Return a key ordering cards from the first to shed to the last (002 "10-point Pitch": the lowest-value).
+
+    Cards that are not trumps go first, the lowest first; then trumps, those worth the
+    fewest points first (each card's value in the scoring table: what it brings its
+    capturer, and 002's two of trump its point, "Taking or holding the 2 of trump", 1),
+    the lowest first among equals.
+    """
+    if not order.is_trump(card):
+        return (0, 0, RANKS.index(card[0]))
+    worth = sum(value for _, scoring, value in card_points(rules, order.suit) if scoring == card)
+    if rules.low_point == "dealt-two" and card == "2" + order.suit:
+        worth += 1
+    return (1, worth, order.strength[card])
+
+
+def automatic_discard(rules: Rules, hand: HandState, seat: int) -> tuple[str, ...]:
+    """Return what the service discards for ``seat`` under ``discard_by = "automatic"``.
+
+    All the rules force, and where they leave a choice as few cards as allowed, the first
+    by ``shed_key``; in the order the seat holds them.
+    """
+    options = choice(rules, hand, seat)
+    if options.unique is not None:
+        return options.unique
+    assert hand.trump is not None
+    order = trump_order(rules, hand.trump)
+    chosen = set(sorted(options.pool, key=lambda c: shed_key(rules, order, c))[:options.low])
+    return tuple(c for c in hand.cards[seat] if c in options.forced or c in chosen)
+
+
 def discard_actions(rules: Rules, hand: HandState, seat: int) -> list[tuple[str, ...]]:
-    """Return every discard ``seat`` may post now, as card tuples."""
+    """Return every discard ``seat`` may post now, as card tuples (none when the service discards)."""
+    if rules.discard_by == "automatic":
+        return []
     options = choice(rules, hand, seat)
     unique = options.unique
     if unique is not None:
@@ -201,9 +248,10 @@ def next_draw(rules: Rules, hand: HandState) -> tuple[int, int] | None:
     rest = taker(rules, hand)
     available = len(hand.stock) + sum(len(d) for d in hand.extra.discards)
     n = rules.players
+    start = first_seat(rules, hand)
     if not hand.extra.rest_taken:
         for i in range(1, n + 1):
-            seat = (hand.dealer + i) % n
+            seat = (start + i) % n
             if seat == rest:
                 continue
             need = min(size - len(hand.cards[seat]), available)

@@ -17,8 +17,8 @@ from domain.context import NO_DEALS
 from domain.decide import decide
 from domain.errors import PitchError
 from domain.events import (
-    BidMade, BidPassed, CardPlayed, CardsDrawn, DealKeyRevealed, Event, FaceDownPlayed, GameEnded,
-    GameStarted, HandDealt, HandFinishedEarly, HandScored, KittyTaken, Revoked, SatOut,
+    BidMade, BidPassed, CardPlayed, CardsDiscarded, CardsDrawn, DealKeyRevealed, Event, FaceDownPlayed,
+    GameEnded, GameStarted, HandDealt, HandFinishedEarly, HandScored, KittyTaken, Revoked, SatOut,
     StockReshuffled, TrickTaken, TrumpDeclared,
 )
 from domain.evolve import evolve
@@ -45,6 +45,8 @@ def command_of(event: Event, state: GameState) -> Command | None:
         return PlayFaceDown(event.seat, event.index)
     if isinstance(event, _NOT_ACTIONS):
         return None
+    if isinstance(event, CardsDiscarded) and state.rules.discard_by == "automatic":
+        return None  # 002: the service discards for every seat; nobody acted
     return find_command(event, state)
 
 

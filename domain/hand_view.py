@@ -1,7 +1,8 @@
 """One hand in full, for replays: the deal, the auction, trump, every trick and the score.
 
 A finished deal shows every card dealt (DESIGN.md: nobody sees a card before the rules
-reveal it, and a finished deal reveals all). A deal still being played is shown exactly
+reveal it, and a finished deal reveals all), the face-down rows of 001's Fish Pitch
+included, which are nobody's to see until then, not even their owner's. A deal still being played is shown exactly
 as the event feed shows it to the caller (domain/views.py ``redact_event``): the caller's
 own dealt cards, nobody else's, no stock and no kitty; its actions list only what the
 live view shows (bids, passes, trump, plays), so that a variant's face-down action never
@@ -48,6 +49,7 @@ def hand_view(
     view: dict[str, Any] = {
         "hand": dealt["hand"], "deal": dealt["deal"], "dealer": dealt["dealer"], "finished": finished,
         "cards": dealt["cards"], "stock": dealt.get("stock"), "kitty": dealt.get("kitty"),
+        "blind": dealt.get("blind", []),
         "actions": [dict(a) if finished else _shown_action(a) for a in actions],
         "bids": [], "high_bid": None, "maker": None, "trump": None, "tricks": [], "trick": None,
         "score": to_data(score) if score is not None else None,

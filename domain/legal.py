@@ -14,7 +14,7 @@ from domain.actions import (
 )
 from domain.bidding import bid_amounts, check_misdeal, check_pass, check_run, check_smudge, check_take_set
 from domain.cards import SUITS
-from domain.claims import claim_tricks
+from domain.claims import is_claim_certain
 from domain.discarding import discard_actions
 from domain.errors import IllegalActionError
 from domain.play import face_down_left, playable
@@ -40,7 +40,7 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
         plays: list[Command] = list(playable(rules, hand, seat)[1])
         if rules.blind_cards and hand.tricks:
             plays += [PlayFaceDown(seat, index) for index in face_down_left(hand, seat)]
-        if rules.claims and not hand.table and claim_tricks(rules, hand, seat) is not None:
+        if rules.claims and not hand.table and is_claim_certain(rules, hand, seat):
             plays.append(Claim(seat))
         return plays
     if hand.phase == BIDDING:

@@ -8,7 +8,10 @@ the spade point) and "How to Play Pitch" (low to the original owner), 002 "Scori
 003 "Scoring variations" (trey, Old Nate, last trick; jokers worth half a pip).
 
 A point counts only when its card was in play, that is played to a trick: an undealt or
-unplayed jack of trump gives nobody the jack point. High, jack and every other card point
+unplayed jack of trump gives nobody the jack point. 002's point for the two of trump
+(``low_point = "dealt-two"``) is the exception: it goes to the seat dealt the two, whether
+that seat plays it or discards it. With ``high_point = "ace"`` (002) high is the ace of
+trump, a card point like the jack, rather than the highest trump in play. High, jack and every other card point
 go to the side that captures the card (its eventual owner); low goes by the option
 ``low_point``; game to the side with the most game points, or on a tie to nobody or the
 makers (``game_tie``); the last trick to its winner. Each kind is awarded at most once
@@ -54,7 +57,9 @@ _CARD_POINTS: PerRules[dict[str, tuple[tuple[str, str, int], ...]]] = PerRules(l
 
 def _card_points(rules: Rules, suit: str) -> tuple[tuple[str, str, int], ...]:
     twin = TWIN_SUIT[suit]
-    table = [("jack", "J" + suit, 1)]
+    # 002 "10-point Pitch": "One point is awarded for taking the Ace" of trump, whatever trump ranks above it.
+    table = [("high", "A" + suit, 1)] if rules.high_point == "ace" else []
+    table.append(("jack", "J" + suit, 1))
     off = rules.off_card_points
     if rules.off_jack and off:
         table.append(("off-jack", "J" + twin, 1))
@@ -85,7 +90,7 @@ def _card_points(rules: Rules, suit: str) -> tuple[tuple[str, str, int], ...]:
 
 
 _WHAT = {
-    "jack": "the jack of trump", "off-jack": "the off-jack", "red-joker": "the red joker",
+    "high": "the ace of trump", "jack": "the jack of trump", "off-jack": "the off-jack", "red-joker": "the red joker",
     "black-joker": "the black joker", "ten": "the ten of trump", "three": "the three of trump",
     "off-three": "the off-three", "five": "the five of trump", "off-five": "the off-five",
     "nine": "the nine of trump", "off-nine": "the off-nine", "queen": "the queen of trump",
@@ -99,6 +104,31 @@ def _captured(rules: Rules, kind: str, card: str, value: int, trick: Trick, what
         kind=kind, value=value, side=rules.side_of(winner), seat=winner, card=card,
         trick=trick.number, receiver="capturer",
         reason=f"{what}, {card_name(card)}, taken by seat {winner} in trick {trick.number}",
+    )
+
+
+def dealt_two(rules: Rules, hand: HandState) -> tuple[str, int] | None:
+    """Return the two of trump and the seat dealt it (002: played or discarded), None when nobody was."""
+    assert hand.trump is not None
+    card = "2" + hand.trump
+    for piles in (hand.dealt, hand.extra.discards):
+        for seat, cards in enumerate(piles):
+            if card in cards:
+                return card, seat
+    return None
+
+
+def _two(rules: Rules, hand: HandState, where: dict[str, tuple[Trick, int]]) -> PointAward | None:
+    """The point for the two of trump, to the side of the seat dealt it (002 "10-point Pitch")."""
+    found = dealt_two(rules, hand)
+    if found is None:
+        return None
+    card, seat = found
+    trick = where[card][0].number if card in where else None
+    how = f"played in trick {trick}" if trick is not None else "not played (discarded)"
+    return PointAward(
+        kind="low", value=1, side=rules.side_of(seat), seat=seat, card=card, trick=trick, receiver="dealt-two",
+        reason=f"the two of trump, {card_name(card)}, dealt to seat {seat}, {how}",
     )
 
 
@@ -126,12 +156,17 @@ def award_points(rules: Rules, hand: HandState, makers: int) -> tuple[tuple[Poin
     played = tuple(where)
     trumps = [card for card in played if card in order.strength]
     points: list[PointAward] = []
-    high = order.highest(trumps)
+    high = order.highest(trumps) if rules.high_point == "highest" else None
     if high is not None:
         points.append(_captured(rules, "high", high, 1, where[high][0], "the highest trump in play"))
-    low = order.lowest(trumps)
-    if low is not None:
-        points.append(_low(rules, hand, low, *where[low]))
+    if rules.low_point == "dealt-two":
+        two = _two(rules, hand, where)
+        if two is not None:
+            points.append(two)
+    else:
+        low = order.lowest(trumps)
+        if low is not None:
+            points.append(_low(rules, hand, low, *where[low]))
     for kind, card, value in card_points(rules, hand.trump):
         if card in where:
             points.append(_captured(rules, kind, card, value, where[card][0], _WHAT[kind]))

@@ -4,16 +4,31 @@ Each preset starts from 000's default rules ("Pitch Rules": four players in two 
 cards each, one round of bidding from the dealer's left with a minimum of 2, the stuck
 dealer bids, the maker names trump and leads a trump; high, low, jack and game, low to
 the capturer, no game point on a tie; 11 points win), which are ``Rules()``, and sets the
-options its sentences name. Where a preset's points need a maximum bid, it is the points
-a hand holds. Only data lives here.
+options its sentences name. Every one offers claims, as 000's app does in every game
+("Frequently Asked Questions", What does claim mean?). Where a preset's points need a
+maximum bid, it is the points a hand holds. Only data lives here.
 """
 
 from __future__ import annotations
 
-from domain.preset import Preset, preset
+from typing import Any, Mapping
+
+from domain.preset import Preset
+from domain.preset import preset as _plain_preset
 
 TEXT = "000_58bf5efc645e9b53.txt"
 SECTION = f"{TEXT} 'Preset Game Rules'"
+# 000 offers a claim in every game ("Frequently Asked Questions", What does claim mean?); the
+# file is the one the source began with.
+_CLAIM = (
+    "'What does claim mean?': \"Claim means you will take the remaining tricks. When your hand is "
+    "clearly high, you may claim the remaining tricks to speed up play.\""
+)
+
+
+def preset(name: str, title: str, source: str, options: Mapping[str, Any]) -> Preset:
+    """Return one of 000's presets: its options, and claims as every game of 000 offers them."""
+    return _plain_preset(name, title, f"{source}; {_CLAIM}", {"claims": True, **options})
 
 
 def _src(*sentences: str) -> str:

@@ -172,51 +172,104 @@ PRESETS_001: tuple[Preset, ...] = (
 )
 
 _TRICKSTER_TIE = "The first team to 11 total points wins the game. In the event of a tie, the pitching team wins."
+_TRICKSTER_VERSIONS = (
+    "Trickster Pitch currently supports 4-, 5-, 6-, 7-, 9-, 10-, 11-, and 13-point versions."
+)
+_TRICKSTER_4_PLAY = (
+    _src(T002, "4-point Pitch",
+         "Our 4-point variation is played with a standard 52-card deck with Ace high. Six cards are dealt "
+         "to each player resulting in 24 out of 52 cards in play per hand. Points are awarded for being "
+         "dealt the lowest-rank trump in play, for taking the highest-rank trump in play and the Jack of "
+         "trump (if in play), and a game point awarded for taking the most game-point points")
+    + "; " + _src(T002, "Bidding", "If the first three bidders pass, the last bidder (the dealer) must bid.")
+    + "; " + _src(T002, "Play",
+                  "Following bidding and the setting of trump (and discard/refill in 10-point), the pitcher "
+                  "leads the first trick.",
+                  "In our 4-point game, you must either follow the led suit or play trump. You may play "
+                  "trump at any time in our standard 4-point rules.")
+)
+_TRICKSTER_10_PLAY = (
+    _src(T002, "10-point Pitch",
+         "Our 10-point variation is played with a 54-card deck, the standard 52 plus two Jokers",
+         "The two Jokers are ranked between the 10 and Jack with the red Joker ranked higher than the "
+         "black Joker. Trump consists of all the cards of the called suit plus the off-Jack",
+         "One point is awarded for taking the Ace, Jack, off-Jack, high Joker, low Joker, and 10 of "
+         "trump. Three points are awarded for taking the 3 of trump. One point is awarded to the player "
+         "who is dealt the 2 of trump.",
+         "Players are initially dealt nine cards. Following a single round of bidding, the player with "
+         "the highest point bid (called the “pitcher”) chooses trump. (If all players pass, the hand is "
+         "redealt.) Once trump is set, starting with the player on the pitcher’s left, the non-trump "
+         "cards are discarded and the hands refilled to six from the undealt cards (if a player held more "
+         "than 6 trump, the lowest-value trump cards are discarded as well).",
+         "After the other three hands are refilled, the pitcher gets all the remaining cards and discards "
+         "back to six. All the discarding and refilling is handled automatically in Trickster Pitch.")
+    + "; " + _src(T002, "Play", "In our 10-point game, you may only play trump. When you are out of trump, "
+                  "your hand is folded.")
+)
+_TRICKSTER_SCORING_TEN = _src(
+    T002, "Scoring 7-, 10-, 11- and 13-Point",
+    "Points are awarded to the pitching team only if they make their bid. Points earned by the defenders are "
+    "always awarded.", "Taking or holding the 2 of trump",
+    "The first team to 32 total points wins. In the event of a tie, the pitching team wins.",
+)
+# 002's games of six cards (4-, 5-, 6- and 9-point): 4-point's deal, bidding and play.
+_SIX_CARDS: dict[str, Any] = {"low_point": "original-owner", "first_lead": "any", "both_over": "makers-on-tie"}
+# 002's games of nine cards (7-, 10-, 11- and 13-point): 10-point's deal, discards and trump-only play,
+# the ace (not the highest trump) for high and the two of trump to the seat dealt it for low.
+_NINE_CARDS: dict[str, Any] = {
+    "jokers": 2, "joker_place": "below-jacks", "off_jack": True, "game_point": "ten-of-trump",
+    "three_point": 3, "high_point": "ace", "low_point": "dealt-two", "hand_size": 9, "stick_dealer": "off",
+    "all_pass_redeal": "next-dealer", "discarding": "all-nontrump", "refill": "maker-takes-rest",
+    "discard_by": "automatic", "discard_first": "maker-left", "trump_only": True, "first_lead": "any",
+    "target_score": 32, "both_over": "makers-on-tie",
+}
+
+
+def _six_card(points: int, title: str, rows: tuple[str, ...], options: dict[str, Any]) -> Preset:
+    """Return 002's ``points``-point game of six cards: 4-point's play with the scoring table's ``rows``."""
+    return preset(
+        f"trickster-{points}", title,
+        _src(T002, "Pitch Basics", _TRICKSTER_VERSIONS) + "; " + _TRICKSTER_4_PLAY
+        + "; " + _src(T002, "Scoring 4-, 5-, 6- and 9-Point", *rows, _TRICKSTER_TIE),
+        {**_SIX_CARDS, "max_bid": points, **options},
+    )
+
+
+def _nine_card(points: int, title: str, rows: tuple[str, ...], options: dict[str, Any]) -> Preset:
+    """Return 002's ``points``-point game of nine cards: 10-point's play with the scoring table's ``rows``."""
+    return preset(
+        f"trickster-{points}", title,
+        _src(T002, "Pitch Basics", _TRICKSTER_VERSIONS) + "; " + _TRICKSTER_10_PLAY
+        + ("; " + _src(T002, "Scoring 7-, 10-, 11- and 13-Point", *rows) if rows else "")
+        + "; " + _TRICKSTER_SCORING_TEN,
+        # 002 gives the opening bid of 10-point only ("at least 5"): the others open at half their points.
+        {**_NINE_CARDS, "min_bid": (points + 1) // 2, "max_bid": points, **options},
+    )
+
 
 PRESETS_002: tuple[Preset, ...] = (
     preset(
         "trickster-4", "4-point Pitch (Trickster)",
-        _src(T002, "4-point Pitch",
-             "Our 4-point variation is played with a standard 52-card deck with Ace high. Six cards are dealt "
-             "to each player resulting in 24 out of 52 cards in play per hand. Points are awarded for being "
-             "dealt the lowest-rank trump in play, for taking the highest-rank trump in play and the Jack of "
-             "trump (if in play), and a game point awarded for taking the most game-point points")
-        + "; " + _src(T002, "Bidding", "If the first three bidders pass, the last bidder (the dealer) must bid.")
-        + "; " + _src(T002, "Play",
-                      "Following bidding and the setting of trump (and discard/refill in 10-point), the pitcher "
-                      "leads the first trick.",
-                      "In our 4-point game, you must either follow the led suit or play trump. You may play "
-                      "trump at any time in our standard 4-point rules.")
-        + "; " + _src(T002, "Scoring 4-, 5-, 6- and 9-Point", _TRICKSTER_TIE),
-        {"low_point": "original-owner", "first_lead": "any", "both_over": "makers-on-tie"},
+        _TRICKSTER_4_PLAY + "; " + _src(T002, "Scoring 4-, 5-, 6- and 9-Point", _TRICKSTER_TIE),
+        _SIX_CARDS,
     ),
+    _six_card(5, "5-point Pitch (Trickster)", ("Taking the Off-Jack of trump (5- & 6-point only)",), {"off_jack": True}),
+    _six_card(
+        6, "6-point Pitch (Trickster)", ("Taking the Off-Jack of trump (5- & 6-point only)", "Taking the Joker (6-point only)"),
+        {"off_jack": True, "jokers": 1, "joker_place": "below-jacks"},
+    ),
+    _nine_card(7, "7-point Pitch (Trickster)", ("Taking the 3 of trump (not in 7-point)",), {"three_point": 0}),
+    _six_card(9, "9-point Pitch (Trickster)", ("Taking the 5 of trump (9-point only)",), {"five_point": 5}),
     preset(
         "trickster-10", "10-point Pitch (Trickster)",
-        _src(T002, "10-point Pitch",
-             "Our 10-point variation is played with a 54-card deck, the standard 52 plus two Jokers",
-             "The two Jokers are ranked between the 10 and Jack with the red Joker ranked higher than the "
-             "black Joker. Trump consists of all the cards of the called suit plus the off-Jack",
-             "One point is awarded for taking the Ace, Jack, off-Jack, high Joker, low Joker, and 10 of "
-             "trump. Three points are awarded for taking the 3 of trump. One point is awarded to the player "
-             "who is dealt the 2 of trump.",
-             "Players are initially dealt nine cards. Following a single round of bidding, the player with "
-             "the highest point bid (called the “pitcher”) chooses trump. (If all players pass, the hand is "
-             "redealt.) Once trump is set, starting with the player on the pitcher’s left, the non-trump "
-             "cards are discarded and the hands refilled to six from the undealt cards",
-             "After the other three hands are refilled, the pitcher gets all the remaining cards and discards "
-             "back to six.")
+        _TRICKSTER_10_PLAY
         + "; " + _src(T002, "Bidding", "In 10-point pitch, there are 10 points available, and the opening bid "
                       "must be at least 5.")
-        + "; " + _src(T002, "Play", "In our 10-point game, you may only play trump. When you are out of trump, "
-                      "your hand is folded.")
-        + "; " + _src(T002, "Scoring 7-, 10-, 11- and 13-Point",
-                      "The first team to 32 total points wins. In the event of a tie, the pitching team wins."),
-        {"jokers": 2, "joker_place": "below-jacks", "off_jack": True, "game_point": "ten-of-trump",
-         "three_point": 3, "low_point": "original-owner", "hand_size": 9, "stick_dealer": "off",
-         "all_pass_redeal": "next-dealer", "discarding": "all-nontrump", "refill": "maker-takes-rest",
-         "trump_only": True, "first_lead": "any", "min_bid": 5, "max_bid": 10, "target_score": 32,
-         "both_over": "makers-on-tie"},
+        + "; " + _TRICKSTER_SCORING_TEN,
+        {**_NINE_CARDS, "min_bid": 5, "max_bid": 10},
     ),
+    _nine_card(11, "11-point Pitch (Trickster)", ("Taking the Off-Ace of trump (11-point only)",), {"off_ace": True}),
+    _nine_card(13, "13-point Pitch (Trickster)", ("Taking the Off-3 of trump (13-point only)",), {"off_three": True}),
 )
 
 _BLIND_SENTENCES = (
@@ -228,6 +281,10 @@ _BLIND_SENTENCES = (
     "The Game point is only awarded if one party has won more pips in tricks than any other. The scoring "
     "points accrue strictly in the order given in the table, preventing ties in case more than one team "
     "reaches the target score at the end of the deal.",
+)
+_EIGHT = (
+    "Some of the lower cards may be removed from the deck. The two-player game is more interesting if the Threes, "
+    "Fours and Fives are removed. Removing the Threes ensures that in the eight-player game all cards are dealt."
 )
 _TARGET_11 = (
     "The pub game played nowadays in northern England under the name all fours is a four-player "
@@ -258,8 +315,9 @@ PRESETS_003: tuple[Preset, ...] = (
     preset(
         "blind-all-fours", "Blind all fours",
         _src(T003, "Pitch or blind all fours", *_BLIND_SENTENCES, _TARGET_11)
+        + "; " + _src(T003, "Common minor variations", _EIGHT)
         + "; " + _src(T003, "Scoring variations", _LOW_OWNER),
-        {**_BLIND_003, "bidding": "none"}, players=(2, 7),
+        {**_BLIND_003, "bidding": "none"}, players=(2, 8),
     ),
     preset(
         "auction-pitch-003", "Auction pitch (encyclopedia)",
@@ -268,8 +326,9 @@ PRESETS_003: tuple[Preset, ...] = (
              "hand the highest bidder pitches, and the highest bidder must reach the number of scoring points "
              "bid or is set back.", *_AUCTION_003_SENTENCES)
         + "; " + _src(T003, "Pitch or blind all fours", *_BLIND_SENTENCES[:1])
+        + "; " + _src(T003, "Common minor variations", _EIGHT)
         + "; " + _src(T003, "Scoring variations", _LOW_OWNER),
-        _AUCTION_003, players=(2, 7),
+        _AUCTION_003, players=(2, 8),
     ),
     preset(
         "partnership-pitch", "Partnership pitch",
@@ -282,7 +341,7 @@ PRESETS_003: tuple[Preset, ...] = (
              "Another variation common in partnership pitch is that only the pitching party can win the game.")
         + "; " + _src(T003, "Auction pitch", *_AUCTION_003_SENTENCES)
         + "; " + _src(T003, "Scoring variations", _LOW_OWNER),
-        {**_AUCTION_003, "side_size": 2, "moon": "extra-point", "max_bid": 5, "win_rule": "must-bid"},
+        {**_AUCTION_003, "side_size": 2, "moon": "extra-point", "win_rule": "must-bid"},
     ),
 )
 

@@ -32,6 +32,7 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     pattern: str | None = None
+    skips: tuple[int, ...] = ()
 
     @property
     def kind(self) -> str:
@@ -70,10 +71,22 @@ class OptionSpec:
                 raise RulesError(f"option '{self.name}' must be one of {allowed}, not {value!r}", (self.name,))
         return value
 
+    def check_offered(self, value: object) -> None:
+        """Raise RulesError naming this option when a new table may not take ``value`` (one of ``skips``)."""
+        if value in self.skips and not isinstance(value, bool):
+            ranges = f"{self.minimum}, or from {max(self.skips) + 1} to {self.maximum}"
+            raise RulesError(f"option '{self.name}' must be {ranges}, not {value}", (self.name,))
+
 
 OPTIONS: tuple[OptionSpec, ...] = (
     # --- the table -------------------------------------------------------------------
-    OptionSpec("players", 4, "Number of seats at the table.", "000 'Pitch Rules'; 003 'Pitch or blind all fours'", minimum=2, maximum=7),
+    OptionSpec(
+        "players", 4, "Number of seats at the table.",
+        "000 'Pitch Rules'; 001 'How to Play Pitch' (from two to seven competitors); 003 'Pitch or blind all "
+        "fours'; 003 'Common minor variations' (Removing the Threes ensures that in the eight-player game all "
+        "cards are dealt)",
+        minimum=2, maximum=8,
+    ),
     OptionSpec(
         "side_size", 2,
         "Players per side, seated alternately: 1 plays alone, 2 is a partnership with the player across.",
@@ -118,11 +131,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec("deal_packet", 3, "Cards given to each player at a time while dealing, clockwise from the dealer's left.", "001 'How to Play Pitch' (three card packets)", minimum=1, maximum=13),
     OptionSpec(
         "kitty_size", 0,
-        "Cards dealt face down to a kitty that goes to the maker (0: no kitty). The maker then discards "
-        "back to the hand's size for play.",
+        "Cards dealt face down to a kitty that goes to the maker: 0 (no kitty), or 2 to 6. The maker then "
+        "discards back to the hand's size for play.",
         "000 'Dealing' (Kitty: 2 to 6 cards that goes to the maker); 000 'Preset Game Rules' (Smear 4 point: "
         "3 cards to a kitty; King Pedro and Eighty-three: the winning bidder receives the kitty)",
-        minimum=0, maximum=6,
+        minimum=0, maximum=6, skips=(1,),
     ),
     OptionSpec(
         "kitty_when", "before-trump",
@@ -189,7 +202,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
         choices=("same-dealer", "next-dealer", "eldest-pitches"),
     ),
     OptionSpec("min_bid", 2, "The lowest bid.", "000 'Bidding' (minimum bid of 2)", minimum=1, maximum=99),
-    OptionSpec("max_bid", 4, "The highest bid.", "000 'Scoring' (4 points possible); 001 (the highest bid is four)", minimum=1, maximum=99),
+    OptionSpec(
+        "max_bid", 4,
+        "The highest bid: the points a hand holds. A moon bid above it (moon_bid above-maximum, or any "
+        "extra-point moon) is one more.",
+        "000 'Scoring' (4 points possible); 000 'Bidding' (for 4-point pitch the maximum bid will become 5); "
+        "001 (the highest bid is four)",
+        minimum=1, maximum=99,
+    ),
     OptionSpec(
         "dealer_can_steal", "never",
         "Whether the dealer may take the bid by equalling it: never, for any bid, or only the maximum.",
@@ -199,7 +219,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "moon", "none",
         "Shooting the moon: none; extra-point (a smudge: one more point for taking every trick and every "
-        "point, bid at the maximum); instant-win (bid and make the maximum bid to win the game, unless the "
+        "point; the maximum bid becomes the points a hand holds plus one, and that bid is the moon, the lower "
+        "bids ordinary contracts); instant-win (bid and make the maximum bid to win the game, unless the "
         "shooter's score is negative, when the bid is added instead); game-points (success is worth the "
         "game's target in points, failure costs as much).",
         "000 'Bidding' (Shooting the moon); 001 'How to Play Pitch' (Smudge); 003 'Partnership pitch'",
@@ -208,8 +229,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "moon_bid", "maximum",
         "Which bid shoots the moon: the maximum bid, or a separate bid one above it (with extra-point it is "
-        "always the maximum).",
-        "000 'Bidding' (Shoot the moon bid); 003 'Partnership pitch' (a separate bid worth 5)",
+        "always the maximum, which that moon raises to the points plus one).",
+        "000 'Bidding' (Shoot the moon bid: when playing with an extra point awarded, the shooting the moon bid "
+        "is always the maximum bid); 003 'Partnership pitch' (a separate bid worth 5)",
         choices=("maximum", "above-maximum"),
     ),
     OptionSpec(
@@ -229,7 +251,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "instead of bidding or passing, undertaking to take exactly this many tricks itself. The call is "
         "sealed (no bid takes it away) and, for the pitch, counts as a pass; made, it wins the game at the "
         "end of the hand, before the points are counted; failed (more or fewer tricks), it costs as many "
-        "points.",
+        "points, and what the smudger took does not count.",
         "004 'Smudge' (declare that they will win exactly 4 tricks, no more and no less; sealed; a smudge "
         "achieved wins the game, failed loses 4 victory points); 004 'The Pitcher' (if all players passed or "
         "smudged, the pitcher is the player left of the dealer); 004 'Rules for Victory Points'",
@@ -289,6 +311,26 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "The most cards a player may discard (0: no limit).",
         "000 'Discarding' (Maximum allowed discards); 001 'Nine Card Pitch' (up to four cards)",
         minimum=0, maximum=13,
+    ),
+    OptionSpec(
+        "discard_by", "players",
+        "Who makes the discards: players (each seat chooses where the rules leave it a choice) or automatic "
+        "(the service discards for every seat, the kitty's taker and the stock's taker included: what the rules "
+        "force and, where they leave a choice, as few cards as allowed, those of least value: cards that are "
+        "not trumps before trumps, and among trumps those worth the fewest points (to their capturer, or 002's "
+        "two of trump its point), the lowest first).",
+        "002 '10-point Pitch' (All the discarding and refilling is handled automatically; if a player held more "
+        "than 6 trump, the lowest-value trump cards are discarded as well)",
+        choices=("players", "automatic"),
+    ),
+    OptionSpec(
+        "discard_first", "dealer-left",
+        "Where the discards, and then the refills, begin: at the dealer's left or at the maker's (the "
+        "pitcher's) left, going clockwise.",
+        "000 'Discarding' (Cards are dealt clockwise, the left of the dealer receiving cards first); 002 "
+        "'10-point Pitch' (starting with the player on the pitcher's left, the non-trump cards are discarded "
+        "and the hands refilled)",
+        choices=("dealer-left", "maker-left"),
     ),
     # --- play ------------------------------------------------------------------------
     OptionSpec(
@@ -357,13 +399,24 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "low_point", "capturer",
         "Who receives the point for low: capturer (the side that captures it in a trick), original-owner "
-        "(the side of the player it was dealt to) or player (the side of the player who plays it). Without "
-        "card passing the original owner and the player are the same seat; they differ only where a card "
-        "changes hands before it is played.",
+        "(the side of the player it was dealt to) or player (the side of the player who plays it); or "
+        "dealt-two (002's: the point is for the two of trump, not the lowest trump in play, and goes to the "
+        "side of the player dealt it, whether that player plays it or discards it). Without card passing "
+        "the original owner and the player are the same seat; they differ only where a card changes hands "
+        "before it is played.",
         "000 'Scoring' (Low point); 000 'Preset Game Rules' (Team auction II: to the original owner; "
         "10 point: to the player who plays the card); 001 'How to Play Pitch' (awarded to the team it was "
-        "dealt to); 002 'Scoring' (taking or holding the lowest trump); 003 'Scoring variations'",
-        choices=("capturer", "original-owner", "player"),
+        "dealt to); 002 'Scoring' (taking or holding the lowest trump); 002 '10-point Pitch' (One point is "
+        "awarded to the player who is dealt the 2 of trump); 003 'Scoring variations'",
+        choices=("capturer", "original-owner", "player", "dealt-two"),
+    ),
+    OptionSpec(
+        "high_point", "highest",
+        "What the point for high is for: highest (the highest trump in play, to its capturer) or ace (the ace "
+        "of trump, to its capturer, when it is played; no point when it is not).",
+        "000 'Scoring' (1 point for capturing the highest trump); 002 '10-point Pitch' (One point is awarded "
+        "for taking the Ace); 002 'Scoring 7-, 10-, 11- and 13-Point' (Taking the Ace of trump)",
+        choices=("highest", "ace"),
     ),
     OptionSpec(
         "game_point", "game",
@@ -558,8 +611,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec(
         "set_limit", 0,
-        "A side set this many times loses the game whatever the score (0: no limit).",
-        "000 'Game over' (Set limit to game over: 2, 3, 4 or 5 times)", minimum=0, maximum=5,
+        "A side set this many times loses the game whatever the score: 0 (no limit), or 2 to 5.",
+        "000 'Game over' (Set limit to game over: 2, 3, 4 or 5 times)", minimum=0, maximum=5, skips=(1,),
     ),
 )
 
@@ -614,6 +667,8 @@ class Rules:
     refill: str = "everyone"
     discard_trump_points: bool = True
     max_discards: int = 0
+    discard_by: str = "players"
+    discard_first: str = "dealer-left"
     # play
     first_leader: str = "maker"
     trick_leader: str = "winner"
@@ -626,6 +681,7 @@ class Rules:
     revoke: str = "refused"
     # scoring
     low_point: str = "capturer"
+    high_point: str = "highest"
     game_point: str = "game"
     game_tie: str = "none"
     joker_pips: bool = False
@@ -673,10 +729,15 @@ class Rules:
 
     @property
     def moon_amount(self) -> int | None:
-        """Return the bid that shoots the moon (a smudge), None when the table has no moon."""
+        """Return the bid that shoots the moon (a smudge), None when the table has no moon.
+
+        000 "Bidding" (Shooting the moon): with an extra point awarded, "for 4-point pitch the
+        maximum bid will become 5 and bidding 5 is an attempt to shoot the moon", and "the
+        shooting the moon bid is always the maximum bid": one above the points a hand holds.
+        """
         if self.moon == "none":
             return None
-        if self.moon_bid == "above-maximum" and self.moon != "extra-point":
+        if self.moon_bid == "above-maximum" or self.moon == "extra-point":
             return self.max_bid + 1
         return self.max_bid
 
@@ -762,6 +823,10 @@ def _check_scoring(rules: Rules) -> None:
     needs = [(name, rank) for name, rank in _POINT_RANKS if getattr(rules, name)]
     if rules.game_point == "ten-of-trump":
         needs.append(("game_point", "T"))
+    if rules.high_point == "ace":
+        needs.append(("high_point", "A"))
+    if rules.low_point == "dealt-two":
+        needs.append(("low_point", "2"))
     if rules.old_nate:
         needs.append(("old_nate", "4"))
     for name, rank in needs:
@@ -818,6 +883,10 @@ def _check_flow(rules: Rules) -> None:
             raise _contradict("need_suit", "trump_by", rules, "nobody names trump when the first lead sets it")
         if rules.first_leader != "maker":
             raise _contradict("first_leader", "trump_by", rules, "the maker pitches trump by leading first")
+    if rules.discard_by == "automatic" and rules.trump_by == "first-lead":
+        raise _contradict(
+            "discard_by", "trump_by", rules, "automatic discards keep the trumps, which the first lead sets only after",
+        )
     if rules.refill != "everyone" and rules.discarding == "none":
         raise _contradict("refill", "discarding", rules, "without discarding nobody is refilled")
     if rules.discarding != "none" and rules.max_discards:
@@ -855,6 +924,18 @@ def _check_flow(rules: Rules) -> None:
                 "options 'nine_five' and 'nine_point' contradict: the nine of trump must be worth 9 points",
                 ("nine_five", "nine_point"),
             )
+
+
+def check_offered(rules: Rules) -> Rules:
+    """Return ``rules`` if a new table may take every value, else raise RulesError naming the option.
+
+    A few ranges have a gap the texts leave out (a kitty of 1, a set limit of 1); games
+    and hand records that were played with such a value still replay (``rules_from_dict``),
+    but no new table is offered one.
+    """
+    for spec in OPTIONS:
+        spec.check_offered(getattr(rules, spec.name))
+    return rules
 
 
 def option_names() -> tuple[str, ...]:

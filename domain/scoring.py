@@ -175,7 +175,9 @@ def _smudges(rules: Rules, hand: HandState, ledger: _Ledger) -> tuple[tuple[int,
     """Return (seat, made) for each smudge declared (004 "Smudge"); a failed one costs its tricks in points.
 
     A smudger undertakes to take exactly ``smudge_call`` tricks itself, no more and no
-    less. Made, it wins the game (domain/game_over.py); failed, its side loses that many.
+    less. Made, it wins the game (domain/game_over.py); failed, its side loses that many
+    ("that Player will lose 4 Victory Points") and, as a set contract's, the points it
+    took do not count: its change is minus the smudge, below anything else it lost.
     """
     found = []
     for seat in hand.extra.smudgers:
@@ -184,9 +186,9 @@ def _smudges(rules: Rules, hand: HandState, ledger: _Ledger) -> tuple[tuple[int,
         if not made:
             side = rules.side_of(seat)
             ledger.adjust(
-                "smudge-set", side, ledger.change[side] - rules.smudge_call,
+                "smudge-set", side, min(ledger.change[side], 0) - rules.smudge_call,
                 f"seat {seat} declared a smudge of exactly {rules.smudge_call} tricks and took {took}: "
-                f"minus {rules.smudge_call}",
+                f"minus {rules.smudge_call}, and its points do not count",
             )
         found.append((seat, made))
     return tuple(found)

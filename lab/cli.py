@@ -171,21 +171,37 @@ def bench_ai(playouts: int, hints: int, seconds: float, reference_only: bool) ->
 
 
 @click.command()
-@click.option("--rules", "preset", default="team-auction", show_default=True, callback=check_preset, help="The preset to play.")
-@click.option("--levels", default="3,1", show_default=True, help="Level A and level B, as A,B.")
+@click.option("--rules", "preset", default="team-auction", show_default=True, help="The preset to play (with --all-pass: a comma list, or all).")
+@click.option("--levels", default="3,1", show_default=True, help="Level A and level B, as A,B (with --all-pass: a comma list).")
 @click.option("--pairs", default=10, show_default=True, help="Duplicate pairs: each deal sequence played twice, sides swapped.")
 @click.option("--max-hands", default=0, show_default=True, help="Stop each game after this many hands (0: play to the end).")
 @click.option("--seed", default="selfplay", show_default=True, help="Seed of the deal sequences.")
+@click.option(
+    "--all-pass", "all_pass", default=0, type=click.IntRange(min=0),
+    help="Instead of a match: deal this many hands per preset and level to a table of computers of that level, "
+    "and print the share where every seat passed.",
+)
 @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: one per core).")
-def selfplay(preset: str, levels: str, pairs: int, max_hands: int, seed: str, jobs: int | None) -> None:
+@click.pass_context
+def selfplay(
+    ctx: click.Context, preset: str, levels: str, pairs: int, max_hands: int, seed: str, all_pass: int, jobs: int | None,
+) -> None:
     """Play level A against level B on duplicate deals; print A's mean point differential per hand.
 
-    With --max-hands 1, each pair is one deal played twice, sides swapped.
+    With --max-hands 1, each pair is one deal played twice, sides swapped. With --all-pass N,
+    print instead how often computers of each level pass out a deal of each preset.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from lab.pool import default_jobs
     from lab.selfplay import selfplay as run
+
+    if all_pass:
+        from lab.cli_legality import print_passed_out
+
+        print_passed_out(preset, levels, all_pass, seed, jobs or default_jobs())
+        return
+    check_preset(ctx, click.Option(["--rules"]), preset)
 
     try:
         a, b = (int(part) for part in levels.split(","))

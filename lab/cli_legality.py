@@ -1,4 +1,6 @@
-"""The output of ``pitch legality``: a bar per level while it runs, a line per level as each
+"""The output of ``pitch legality``, and of ``pitch selfplay --all-pass``: how computer seats play every preset.
+
+``pitch legality``: a bar per level while it runs, a line per level as each
 finishes, then the summary.
 
 Each bar counts the level's hands, with its actions and hints so far and how many broke a
@@ -66,4 +68,50 @@ def run(levels: tuple[int, ...], hands: int, hands_per_game: int, seed: str, job
         failed = failed or bool(tally.problems)
     click.echo(f"{time.perf_counter() - started:,.0f} s on {processes(jobs)}; {describe()}")
     if failed:
+        raise SystemExit(1)
+
+
+LIMIT = 0.25  # the most deals a table of computers of any level should pass out, on any preset
+
+
+def print_passed_out(presets: str, levels: str, deals: int, seed: str, jobs: int) -> None:
+    """Print the share of deals a table of computers passes out, per preset (rows) and level (columns).
+
+    ``presets`` is a comma list or ``all``. Presets whose dealer must bid cannot pass a
+    deal out; they are named on one line. Exits 1 when a share is above ``LIMIT``.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from domain.presets import resolve_rules
+    from lab.selfplay import may_pass_out, passed_out_shares, preset_names
+
+    try:
+        chosen_levels = tuple(int(part) for part in levels.split(","))
+    except ValueError:
+        raise click.BadParameter("write the levels as a comma list (for example 1,3,6)", param_hint="--levels") from None
+    names = preset_names() if presets == "all" else tuple(presets.split(","))
+    for name in names:
+        resolve_rules(name, {})  # an unknown preset is refused before anything is played
+    playable = [n for n in names if may_pass_out(resolve_rules(n, {}))]
+    click.echo(
+        f"{deals:,} deals per preset and level, levels {levels}, seed {seed!r}, {jobs} processes; {describe()}"
+    )
+    started = time.perf_counter()
+    with Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as progress:
+        bar = progress.add_task("", total=len(playable) * len(chosen_levels) * deals)
+        found = passed_out_shares(names, chosen_levels, deals, seed, jobs, progress=lambda: progress.advance(bar))
+    width = max([len(n) for n in playable] + [6])
+    click.echo("preset".ljust(width) + "".join(f"  level {level}".rjust(14) for level in chosen_levels))
+    for name in playable:
+        row = {f.level: f for f in found if f.preset == name}
+        cells = "".join(f"{row[level].share:.1%} ({row[level].passed_out})".rjust(14) for level in chosen_levels)
+        click.echo(name.ljust(width) + cells)
+    stuck = [n for n in names if n not in playable]
+    if stuck:
+        click.echo(f"no deal can be passed out (the dealer must bid, or no auction): {', '.join(stuck)}")
+    worst = max(found, key=lambda f: f.share, default=None)
+    if worst is not None:
+        click.echo(f"highest share: {worst.share:.1%} ({worst.preset}, level {worst.level}); limit {LIMIT:.0%}")
+    click.echo(f"{time.perf_counter() - started:,.0f} s on {jobs} processes; {describe()}")
+    if worst is not None and worst.share > LIMIT:
         raise SystemExit(1)

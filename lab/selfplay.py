@@ -4,6 +4,12 @@ Each deal sequence (a seed) is played twice with the sides swapped, so the luck 
 cards cancels: the figure is the mean point differential per hand of level A's side over
 level B's (each hand's score changes, 000 "Scoring"), with its standard error over the
 pairs, and the share of games level A won (a tie counts half).
+
+``pitch selfplay --all-pass N`` measures instead how often a table of computers of one
+level passes a deal out: N deals of every preset at each level, each dealt from its own
+seed and bid by four (or the preset's number of) computers of that level, counting the
+deals where nobody bid (the deal is thrown in, or 004's eldest pitches with no contract).
+Only tables whose dealer may pass too (``stick_dealer = "off"``) can pass a deal out.
 """
 
 from __future__ import annotations
@@ -17,9 +23,11 @@ from typing import Callable
 from domain.ai.knowledge import knowledge_of
 from domain.ai.players import choose
 from domain.decide import decide
-from domain.events import HandScored
+from domain.events import BidMade, DealerTookSet, HandDealt, HandScored
 from domain.evolve import evolve
-from domain.presets import resolve_rules
+from domain.presets import PRESETS, resolve_rules
+from domain.rules import Rules
+from domain.state import BIDDING
 from lab.pool import run_all
 from lab.seeded_games import seeded_game
 from service.jobs.warm import warm_fast_simulator
@@ -103,3 +111,70 @@ def selfplay(
         pairs=pairs, games=2 * pairs, hands=hands, mean_differential=statistics.fmean(per_pair),
         standard_error=error, win_rate=statistics.fmean(wins),
     )
+
+
+def may_pass_out(rules: Rules) -> bool:
+    """Tell whether every seat may pass a deal at ``rules`` (there is an auction and the dealer is not stuck)."""
+    return rules.bidding != "none" and rules.stick_dealer == "off"
+
+
+def is_passed_out(task: tuple[str, int, str]) -> bool:
+    """Deal one hand of a preset to computers of one level and play its auction: tell whether nobody bid.
+
+    ``task`` is (preset, level, seed); the deal, the first dealer and the players' choices follow from the seed.
+    """
+    preset, level, seed = task
+    rules = resolve_rules(preset, {})
+    state, deals = seeded_game(preset, [level] * rules.players, seed)
+    rng = random.Random(seed)
+    while state.hand is not None and state.hand.phase == BIDDING and state.ended is None:
+        seat = state.to_act
+        assert seat is not None
+        for event in decide(state, choose(knowledge_of(state, seat), level, rng), deals):
+            if isinstance(event, (BidMade, DealerTookSet)):
+                return False
+            if isinstance(event, HandDealt):
+                return True  # thrown in and dealt again
+            state = evolve(state, event)
+    return state.hand is not None and state.hand.high_bid is None
+
+
+@dataclass(frozen=True, slots=True)
+class PassedOut:
+    """How many of ``deals`` deals of ``preset`` a table of ``level`` computers passed out."""
+
+    preset: str
+    level: int
+    deals: int
+    passed_out: int
+
+    @property
+    def share(self) -> float:
+        """Return the share of the deals passed out."""
+        return self.passed_out / self.deals if self.deals else 0.0
+
+
+def passed_out_shares(
+    presets: tuple[str, ...], levels: tuple[int, ...], deals: int, seed: str = "all-pass", jobs: int = 1,
+    progress: Callable[[], None] | None = None,
+) -> list[PassedOut]:
+    """Return, per preset whose deals may be passed out and per level, how many of ``deals`` deals were.
+
+    Deal i of a preset at a level is seeded ``{seed}-{preset}-{level}-{i}``: the figures
+    depend on the seed only, never on ``jobs``.
+    """
+    warm_fast_simulator()
+    chosen = [p for p in presets if may_pass_out(resolve_rules(p, {}))]
+    tasks = [(p, level, f"{seed}-{p}-{level}-{i}") for p in chosen for level in levels for i in range(deals)]
+    results = run_all(is_passed_out, tasks, jobs, progress)
+    found = []
+    for n, preset in enumerate(chosen):
+        for m, level in enumerate(levels):
+            start = (n * len(levels) + m) * deals
+            found.append(PassedOut(preset, level, deals, sum(results[start:start + deals])))
+    return found
+
+
+def preset_names() -> tuple[str, ...]:
+    """Return every preset's name, in the texts' order."""
+    return tuple(p.name for p in PRESETS)

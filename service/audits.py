@@ -166,6 +166,7 @@ def _record_view(record: HandRecord, replayed: HandReplay) -> dict[str, Any]:
     dealt = {
         "hand": record.hand, "deal": record.deal, "dealer": record.dealer,
         "cards": [list(c) for c in record.cards], "stock": list(record.stock), "kitty": list(record.kitty),
+        "blind": [list(row) for row in record.blind],
     }
     return hand_view(dealt, record.actions, replayed.state.hand, replayed.score, None, True)
 

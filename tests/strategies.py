@@ -66,7 +66,7 @@ VARIANT_SETS: tuple[dict[str, Any], ...] = (
     {"bidding": "none", "side_size": 1, "need_suit": True},
     {"bidding": "none", "trump_by": "first-lead", "first_lead": "any", "jokers": 2, "joker_first_lead": False},
     {"stick_dealer": "off", "all_pass_redeal": "next-dealer"},
-    {"moon": "extra-point", "max_bid": 5, "smudge_sealed": True, "dealer_can_steal": "maximum"},
+    {"moon": "extra-point", "smudge_sealed": True, "dealer_can_steal": "maximum"},
     {"moon": "instant-win", "moon_bid": "above-maximum", "bidding": "rounds"},
     {"nine_five": True, "nine_point": 9, "five_point": 5, "min_bid": 4, "max_bid": 18},
     {"moon": "instant-win", "moon_discard": False, "hand_size": 9, "discarding": "all-nontrump", "bidding": "rounds"},

@@ -38,14 +38,16 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from domain.actions import Command
+from domain.actions import Claim, Command
 from domain.ai.bid_analysis import BidChance, bid_chances
 from domain.ai.bidders import model_bidder
 from domain.ai.knowledge import Knowledge
 from domain.ai.montecarlo import Estimate, Sampling, best, estimates
 from domain.ai.policies import POLICIES, Policy, level3
 from domain.ai.rng import Rng
+from domain.claims import is_claim_certain
 from domain.legal import legal_commands
+from domain.state import PLAYING
 
 LEVELS = (1, 2, 3, 4, 5, 6)
 PLAY_TRUST = 0.23  # level 6: the chance a seat with a choice plays level 3's card (`pitch fit-trust --level 5`; fastsim/play_evidence.py)
@@ -97,9 +99,25 @@ def plan_of(level: int, samples: int | None = None, choice: bool = False) -> Sam
     return CHOICE_PLANS.get(level, plan) if choice else plan
 
 
+def certain_claim(knowledge: Knowledge) -> Claim | None:
+    """Return the claim of the seat when it is certain (claims.claim_order, from what the seat sees), else None.
+
+    000 "Frequently Asked Questions": "When your hand is clearly high, you may claim the
+    remaining tricks to speed up play". Every level claims then: its side takes every
+    remaining trick however the cards are played, so playing them out would score the same.
+    """
+    hand = knowledge.state.hand
+    if hand is None or hand.phase != PLAYING or not is_claim_certain(knowledge.state.rules, hand, knowledge.seat):
+        return None
+    return Claim(knowledge.seat)
+
+
 def choose(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = None) -> Command:
     """Return the action a computer player of ``level`` takes."""
     check_level(level)
+    claim = certain_claim(knowledge)
+    if claim is not None:
+        return claim
     if level in POLICIES:
         return POLICIES[level](knowledge.state, knowledge.seat, rng)
     commands = legal_commands(knowledge.state, knowledge.seat)
@@ -116,7 +134,10 @@ def hint(knowledge: Knowledge, level: int, rng: Rng, samples: int | None = None)
     found = estimates(knowledge, plan_of(level, samples), rollout_policy(level), rng)
     if not found:
         raise ValueError(f"seat {knowledge.seat} has nothing to do")
-    if level in POLICIES:
+    claim = certain_claim(knowledge)
+    if claim is not None:
+        suggestion: Command = claim
+    elif level in POLICIES:
         suggestion = POLICIES[level](knowledge.state, knowledge.seat, rng)
     else:
         suggestion = best(found).command

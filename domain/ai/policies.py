@@ -4,12 +4,15 @@ A policy takes a state, a seat and an rng and returns one of ``legal_commands(st
 seat)``. It reads only the seat's own cards and what is public (the table, the tricks,
 the bids), so it plays the same on a Knowledge's public state as on a sampled deal.
 
-- Level 1 (beginners): passes most of the time, names its longest suit, plays at random.
+- Level 1 (beginners): passes most of the time (but, as the dealer after everyone else
+  passed, opens at the minimum rather than throw the deal in), names its longest suit,
+  plays at random.
 - Level 2: bids what its best suit is worth, names that suit, plays its highest card
   when that takes the trick and its lowest otherwise.
 - Level 3 follows rules for every phase:
-  bidding: bid what the best suit is worth; do not outbid the partner without a clearly
-  stronger hand; the stuck dealer bids the minimum.
+  bidding: bid what the best suit is worth (its share of high, low, jack and game, of the
+  points the table's hands hold: tactics.bid_scale); do not outbid the partner without a
+  clearly stronger hand; the stuck dealer bids the minimum.
   trump: name the suit the hand values most.
   leading: lead a sure-winning trump to pull trumps; on the first lead without the top
   trump, lead a middle trump (keep the jack and the low trump); later, lead a sure side
@@ -40,7 +43,7 @@ from typing import Callable, Sequence
 from domain.actions import Command, DeclareTrump, Discard, MakeBid, Pass, PlayCard
 from domain.ai.rng import Rng, pick
 from domain.ai.tactics import (
-    best_suit, careful_cost, cost, gift, is_boss, power, unseen_by, winning,
+    best_suit, bid_scale, careful_cost, cost, gift, is_boss, power, unseen_by, winning,
 )
 from domain.cards import is_joker
 from domain.errors import IllegalActionError
@@ -87,6 +90,9 @@ def level1(state: GameState, seat: int, rng: Rng) -> Command:
         raise ValueError(f"seat {seat} has nothing to do")
     bids = [c for c in commands if isinstance(c, MakeBid)]
     passes = [c for c in commands if isinstance(c, Pass)]
+    hand = state.hand
+    if bids and passes and hand is not None and seat == hand.dealer and hand.high_bid is None:
+        return bids[0]  # the dealer, everyone else having passed, opens rather than throw the deal in
     if passes and (not bids or rng.random() < 0.7):
         return passes[0]
     if bids:
@@ -165,10 +171,12 @@ def _bid(state: GameState, seat: int, commands: Sequence[Command], partner_aware
     if not passes:
         return bids[0]
     _, value = best_suit(rules, _cards(state, seat), ("S", "H", "D", "C"))
-    worth = int(value + 0.25)
+    num, den = bid_scale(rules)
+    scale = num / den  # the share of 000's four points, of the points the table's hands hold
+    worth = int(value * scale + 0.25)
     if partner_aware and hand.maker is not None and rules.side_of(hand.maker) == rules.side_of(seat):
         # Leave the partner's bid alone unless this hand is clearly the stronger one.
-        worth = worth if value >= (hand.high_bid or 0) + 1.5 else 0
+        worth = worth if value * scale >= (hand.high_bid or 0) + 1.5 * scale else 0
     affordable = [c for c in bids if c.amount <= worth]
     return affordable[-1] if affordable else passes[0]
 

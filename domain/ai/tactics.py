@@ -18,6 +18,8 @@ from domain.state import GameState, HandState
 from domain.trumps import TrumpOrder, trump_order
 
 _PLAIN = {rank: i for i, rank in enumerate(RANKS)}
+# Low point rules under which the low trump scores for whoever was dealt it (002's two of trump too).
+HELD_LOW = ("original-owner", "dealt-two")
 
 
 def power(order: TrumpOrder, led: str | None, card: str) -> int:
@@ -126,10 +128,11 @@ def suit_value(rules: Rules, cards: Sequence[str], suit: str) -> float:
     elif len(top) > 1 and top[-2] in trumps:
         value += 0.5 if n >= 2 else 0.25
     lows = [c for c in top if c not in order.not_low]
+    held = rules.low_point in HELD_LOW
     if lows and lows[0] in trumps:
-        value += 1.0 if rules.low_point == "original-owner" else 0.7
+        value += 1.0 if held else 0.7
     elif len(lows) > 1 and lows[1] in trumps:
-        value += 0.5 if rules.low_point == "original-owner" else 0.3
+        value += 0.5 if held else 0.3
     jack = "J" + suit
     if jack in trumps:
         protected = any(order.strength[c] > order.strength[jack] for c in trumps) or n >= 3
@@ -138,6 +141,22 @@ def suit_value(rules: Rules, cards: Sequence[str], suit: str) -> float:
     value += min(0.8, count / 25 + 0.1 * n)
     value += 0.3 * max(0, n - 2)
     return value
+
+
+def bid_scale(rules: Rules) -> tuple[int, int]:
+    """Return the factor (numerator, denominator) from ``suit_value`` to a bid: points held, six cards, per 4.
+
+    ``suit_value`` counts the four points of 000's game (high, low, jack, game) in a hand
+    of six cards. Where a hand holds more points (002's 10-point game, Pedro's 14), a hand
+    worth a share of those four is taken to be worth that share of the table's points; and
+    where more cards are dealt (nine, before the discards) a suit's length counts for
+    less, as every hand is longer: by (cards + 6) / (2 cards), 5/6 for nine. So a player
+    bids as the players of that game do (at 002's 10-point game level 3 makes 69% of its
+    bids, level 4 64%). A contract in tricks (004's) keeps the four.
+    """
+    points = max(4, rules.max_bid) if rules.contract == "points" else 4
+    cards = max(6, rules.hand_size)
+    return points * (cards + 6), 4 * 2 * cards
 
 
 def best_suit(rules: Rules, cards: Sequence[str], suits: Sequence[str]) -> tuple[str, float]:

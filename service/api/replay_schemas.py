@@ -83,6 +83,9 @@ class HandView(Schema):
         "description": "Each seat's dealt cards; while the deal is played, null for every seat but the caller's."})
     stock = card_list("The stock in order; null while the deal is played.", allow_none=True)
     kitty = card_list("The kitty; null while the deal is played.", allow_none=True)
+    blind = fields.List(fields.List(card()), allow_none=True, metadata={
+        "description": "Each seat's face-down row (001 'Fish Pitch'), in the order dealt, [] where the rules deal "
+                       "none; null while the deal is played, for nobody may see those cards before."})
     actions = fields.List(fields.Dict(), required=True, metadata={
         "description": "Every action in order, as a hand record lists them (discards and draws included)."})
     bids = fields.List(fields.Nested(schemas.BidOut), required=True)

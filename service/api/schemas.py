@@ -98,7 +98,7 @@ class SeatRequest(Schema):
 
 class CreateGameRequest(Schema):
     rules = fields.Nested(RulesRequest, load_default=lambda: {"preset": "team-auction", "options": {}})
-    seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(min=2, max=7))
+    seats = fields.List(fields.Nested(SeatRequest), required=True, validate=validate.Length(min=2, max=8))
     seed = fields.String(
         load_default=None, allow_none=True, validate=validate.Length(min=1, max=200),
         metadata={"description": "A seed text for reproducible deals; such a game is marked as client-seeded, not fair."},

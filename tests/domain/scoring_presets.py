@@ -29,7 +29,8 @@ PRESET_TOTALS: dict[str, int] = {
     "smear-4": 4, "smear-5": 5, "smear-10": 10, "nine-five": 18, "nine-five-connecticut": 18,
     "pedro": 14, "pidro": 14, "king-pedro": 44, "sixty-three": 63, "eighty-three": 83, "high-nine": 25,
     "auction-pitch": 4, "smudge": 4, "set-back": 5, "arizona-001": 5, "nine-card-pitch": 6, "fish-pitch": 4,
-    "trickster-4": 4, "trickster-10": 10,
+    "trickster-4": 4, "trickster-5": 5, "trickster-6": 6, "trickster-7": 7, "trickster-9": 9, "trickster-10": 10,
+    "trickster-11": 11, "trickster-13": 13,
     "blind-all-fours": 4, "auction-pitch-003": 4,
     "partnership-pitch": 4,  # low goes to its original owner here, so the moon's fifth point is not taken
     "auction-pitch-004": 4,  # high, low, jack and game; a made contract's bid comes on top (an adjustment)
@@ -43,7 +44,7 @@ OTHER_TABLES: dict[str, ScoringPreset] = {
         "004 'Smudge', 'Rules for Victory Points'",
     ),
     "partnership-moon-003": ScoringPreset(
-        {"moon": "extra-point", "max_bid": 5, "win_rule": "must-bid"}, 5,
+        {"moon": "extra-point", "win_rule": "must-bid"}, 5,
         "003 'Partnership pitch' (a separate bid worth 5: all six tricks and all four points)",
     ),
     "all-fours-003": ScoringPreset(

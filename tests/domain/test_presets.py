@@ -30,17 +30,24 @@ NAMED = {
         "sixty-three", "eighty-three", "high-nine",
     ),
     "001_7ce2dc221d1f8f64.txt": ("auction-pitch", "smudge", "set-back", "arizona-001", "nine-card-pitch", "fish-pitch"),
-    "002_fa9b027eaad6e796.txt": ("trickster-4", "trickster-10"),
+    "002_fa9b027eaad6e796.txt": (
+        "trickster-4", "trickster-5", "trickster-6", "trickster-7", "trickster-9", "trickster-10", "trickster-11",
+        "trickster-13",
+    ),
     "003_da4a947e3fecc28d.txt": ("blind-all-fours", "auction-pitch-003", "partnership-pitch"),
     "004_e1210a2155bafbac.txt": ("auction-pitch-004",),
 }
 
 
 def test_every_named_game_of_the_texts_is_a_preset() -> None:
-    """000 "Preset Game Rules" (24 presets); 001's six games; 002's 4- and 10-point; 003's three; 004's Auction Pitch."""
+    """000 "Preset Game Rules" (24 presets); 001's six games; 002's eight versions; 003's three; 004's Auction Pitch.
+
+    002 "Pitch Basics": "Trickster Pitch currently supports 4-, 5-, 6-, 7-, 9-, 10-, 11-, and
+    13-point versions", each a preset beside NeuralPlay's presets of the same points.
+    """
     expected = [name for names in NAMED.values() for name in names]
     assert [p.name for p in PRESETS] == expected
-    assert len(expected) == 36
+    assert len(expected) == 42
     assert set(PRESET_TOTALS) == set(expected)
 
 

@@ -180,3 +180,29 @@ def test_the_generic_match_finds_the_command_behind_every_primary_event(game: li
             assert find_command(event, state) is None, event
         state = evolve(state, event)
     assert matched > 100
+
+
+def test_a_fish_pitch_hand_replay_shows_the_face_down_rows_once_the_hand_is_over() -> None:
+    """001_7ce2dc221d1f8f64.txt, "Fish Pitch": "The dealer first deals a row of 6 face-down cards in front of each player."
+
+    Nobody sees those cards while the hand is played (not even their owner), so a replay
+    of the hand (GET /v1/games/{id}/hands/{n}) shows no row while the deal is played, and
+    every row, as dealt, once the hand is over; a table without face-down cards shows [].
+    """
+    from domain.events import HandDealt
+    from domain.hand_view import game_hand_view
+    from domain.presets import get_preset
+    from tests.strategies import play_game
+
+    played = play_game(get_preset("fish-pitch").rules, "fish rows", 5, max_hands=2)
+    dealt = next(e for e in played.events if isinstance(e, HandDealt))
+    assert [len(row) for row in dealt.blind] == [6] * 4
+    midway = next(k for k in played.turns if played.states[k].hand is not None and played.states[k].hand.tricks)
+    live = game_hand_view(played.events[:midway], 1, 0, played.states[midway])
+    assert live is not None and live["finished"] is False and live["blind"] is None
+    over = game_hand_view(played.events, 1, None, played.final)
+    assert over is not None and over["finished"] is True
+    assert over["blind"] == [list(row) for row in dealt.blind]
+    plain = play_game(get_preset("team-auction").rules, "no rows", 5, max_hands=2)
+    view = game_hand_view(plain.events, 1, None, plain.final)
+    assert view is not None and view["blind"] == []

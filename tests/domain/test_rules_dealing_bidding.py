@@ -187,6 +187,22 @@ def test_the_moon_bid_may_be_a_separate_bid_above_the_maximum() -> None:
     assert {"type": "bid", "amount": 5} not in game_with(DEAL_A).actions()
 
 
+def test_with_the_extra_point_moon_the_highest_bid_is_five_at_a_four_point_table() -> None:
+    """000_58bf5efc645e9b53.txt, "Bidding" (Shooting the moon).
+
+    "For 4-point pitch the maximum bid will become 5 and bidding 5 is an attempt to shoot
+    the moon": the bids offered run from 2 to 5, and a bid of 4 leaves the auction open
+    (it is no moon), while 5 is the moon (sealed here, so the auction ends at once).
+    """
+    table = game_with(DEAL_A, options={"moon": "extra-point", "smudge_sealed": True})
+    bids = [a["amount"] for a in table.actions() if a["type"] == "bid"]
+    assert bids == [2, 3, 4, 5]
+    table.auction(4)
+    assert table.hand.phase == "bidding" and {"type": "bid", "amount": 5} in table.actions()
+    table.auction(5)
+    assert table.hand.phase == "declaring" and table.state.to_act == 1
+
+
 def test_a_sealed_smudge_ends_the_auction_at_once() -> None:
     """001_7ce2dc221d1f8f64.txt, "How to Play Pitch" (unless the high bid was four, Smudge); 004 "Smudge" (sealed).
 
@@ -194,11 +210,11 @@ def test_a_sealed_smudge_ends_the_auction_at_once() -> None:
     """
     options = {"moon": "extra-point", "dealer_can_steal": "any", "smudge_sealed": True}
     table = game_with(DEAL_A, options=options)
-    table.auction(None, 4)
+    table.auction(None, 5)
     assert table.hand.phase == "declaring" and table.state.to_act == 1
     open_table = game_with(DEAL_A, options={**options, "smudge_sealed": False})
-    open_table.auction(None, 4, None)
-    assert {"type": "bid", "amount": 4} in open_table.actions()
+    open_table.auction(None, 5, None)
+    assert {"type": "bid", "amount": 5} in open_table.actions()
 
 
 def test_a_player_needs_a_suit_to_choose_it() -> None:

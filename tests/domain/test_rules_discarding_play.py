@@ -239,7 +239,8 @@ def test_the_hand_finishes_early_when_no_point_is_left() -> None:
 def test_a_claim_is_accepted_only_when_certain() -> None:
     """000_58bf5efc645e9b53.txt, "Frequently Asked Questions" (What does claim mean?): the claim is checked.
 
-    Holding the six top spades seat 0 may claim at once; in deal A it may not.
+    "Claim means you will take the remaining tricks. When your hand is clearly high, you
+    may claim": holding the six top spades seat 0 may claim at once; in deal A it may not.
     """
     table = game_with({0: "AS KS QS JS TS 9S"}, options={"claims": True})
     table.auction(2, None, None, None)
@@ -255,6 +256,64 @@ def test_a_claim_is_accepted_only_when_certain() -> None:
     assert {"type": "claim"} not in doubtful.actions()
     with pytest.raises(IllegalActionError, match="not certain"):
         doubtful.act(Claim(0))
+
+
+# Smear's 32-card deck (7 to A): seat 0 holds the top four spades and the top two hearts;
+# its partner, seat 2, holds two of the four other spades.
+CLAIM_DEAL = {
+    0: "AS KS QS JS AH KH", 1: "7H 8H 9H TH JH QH", 2: "TS 9S 7C 8C 9C TC", 3: "8S 7S 7D 8D 9D TD",
+}
+SMEAR_DECK = {"claims": True, "removed_ranks": "23456"}
+
+
+def test_a_claim_is_certain_from_the_claimers_own_cards_whatever_the_others_hold() -> None:
+    """000_58bf5efc645e9b53.txt, "Frequently Asked Questions" (What does claim mean?).
+
+    "When your hand is clearly high, you may claim the remaining tricks to speed up play.
+    If the claim is successful (the AI will check), you will receive the remaining tricks":
+    a claim is certain when the claimer's own cards take every trick wherever the cards it
+    has not seen lie. Seat 0's four top spades beat the four spades it has not seen and,
+    led first, draw them all out of any one hand; its ace and king of hearts top every
+    heart: it may claim, and the claim's tricks are its cards led in that order. With the
+    king of hearts swapped for the queen, a player it has not seen might hold the king: no
+    claim. At the full 52-card deck the same four spades leave nine unseen, which one
+    opponent could hold six of, keeping two to ruff a heart: no claim either. What seat 0
+    is offered is what its computer player, seeing only its own cards, finds.
+    """
+    from domain.ai.knowledge import knowledge_of
+    from domain.legal import legal_commands
+
+    table = game_with(CLAIM_DEAL, dealer=3, options=SMEAR_DECK)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    assert {"type": "claim"} in table.actions()
+    assert Claim(0) in legal_commands(knowledge_of(table.state, 0).state, 0)
+    table.post({"type": "claim"})
+    claimed = table.of_type(HandClaimed)[-1]
+    assert [t.plays[0] for t in claimed.tricks] == [(0, c) for c in "AS KS QS JS AH KH".split()]
+    assert all(t.winner == 0 for t in claimed.tricks)
+    assert table.of_type(HandScored)[-1].taken == (4, 0)
+    doubtful = game_with({**CLAIM_DEAL, 0: "AS KS QS JS AH QH", 1: "7H 8H 9H TH JH KH"}, dealer=3, options=SMEAR_DECK)
+    doubtful.auction(2, None, None, None)
+    doubtful.declare("S")
+    assert {"type": "claim"} not in doubtful.actions()
+    assert Claim(0) not in legal_commands(knowledge_of(doubtful.state, 0).state, 0)
+    full_deck = game_with(CLAIM_DEAL, dealer=3, options={"claims": True})
+    full_deck.auction(2, None, None, None)
+    full_deck.declare("S")
+    assert {"type": "claim"} not in full_deck.actions()
+
+
+def test_000s_presets_offer_claims() -> None:
+    """000_58bf5efc645e9b53.txt, "Frequently Asked Questions" (What does claim mean?): NeuralPlay's app offers claiming in every game.
+
+    Every preset of 000 has ``claims`` on; it stays an option, and the other texts' presets leave it off.
+    """
+    from domain.presets import PRESETS, resolve_rules
+
+    for preset in PRESETS:
+        assert preset.rules.claims is preset.source.startswith("000_"), preset.name
+    assert not resolve_rules("team-auction", {"claims": False}).claims
 
 
 def test_a_revoke_stands_and_is_recorded_where_the_table_allows_it() -> None:

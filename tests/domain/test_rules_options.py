@@ -64,6 +64,29 @@ def test_players_sets_the_number_of_seats_dealt_and_bidding() -> None:
     assert table.of_type(HandDealt)[-1].dealer == 0
 
 
+def test_eight_players_play_003s_game_with_every_card_of_the_48_dealt() -> None:
+    """003_da4a947e3fecc28d.txt, "Common minor variations".
+
+    "Removing the Threes ensures that in the eight-player game all cards are dealt": eight
+    may play 003's games, each dealt six cards of the 48 left without the threes, none
+    left over; in four sides of two (seats 0 and 4, 1 and 5, ...) or eight alone. 001's
+    Auction Pitch stays "from two to seven competitors".
+    """
+    rules = resolve_rules("auction-pitch-003", {"players": 8, "side_size": 2, "removed_ranks": "3"})
+    assert rules.sides == 4 and rules.seats_of(0) == (0, 4) and rules.deck_size == 48
+    secret = seed_from_text("eight")
+    events = start_game(rules, "auction-pitch-003", [SeatSpec("human")] * 8, 0, commit(secret, "client"), SeededDeals(secret))
+    table = Table(replay(events), SeededDeals(secret), list(events))
+    dealt = table.of_type(HandDealt)[0]
+    assert [len(c) for c in dealt.cards] == [6] * 8 and dealt.stock == ()
+    assert not any(card[0] == "3" for held in dealt.cards for card in held)
+    table.auction(2, *([None] * 7))
+    assert table.hand.phase == "playing" and table.hand.maker == 1
+    assert resolve_rules("blind-all-fours", {"players": 8}).sides == 8
+    with pytest.raises(RulesError, match="'players'"):
+        resolve_rules("auction-pitch", {"players": 8})
+
+
 def test_side_size_one_makes_every_player_score_alone() -> None:
     """000_58bf5efc645e9b53.txt, "Rule Options"/"Scoring" (Partnership): without partners, each player keeps their own points.
 
@@ -253,9 +276,10 @@ def test_target_score_sets_the_score_that_ends_the_game() -> None:
 def test_the_team_auction_preset_is_the_default_rules() -> None:
     """000_58bf5efc645e9b53.txt, "Preset Game Rules" (Team auction): the standard rules with teams and bidding.
 
-    Resolving the preset with no options gives the defaults of every option.
+    Resolving the preset with no options gives the defaults of every option, but for the
+    claims 000's app offers in every game ("Frequently Asked Questions").
     """
-    assert resolve_rules("team-auction", {}) == Rules() == get_preset("team-auction").rules
+    assert resolve_rules("team-auction", {}) == Rules(claims=True) == get_preset("team-auction").rules
     assert Rules().sides == 2 and Rules().seats_of(0) == (0, 2) and Rules().seats_of(1) == (1, 3)
 
 
@@ -282,7 +306,7 @@ def test_an_unknown_option_is_refused_by_name(options: dict[str, object], named:
 
 @pytest.mark.parametrize(
     "name, value",
-    [("players", 1), ("players", 8), ("hand_size", 4), ("hand_size", 14), ("min_bid", 0),
+    [("players", 1), ("players", 9), ("hand_size", 4), ("hand_size", 14), ("min_bid", 0),
      ("deal_packet", 0), ("target_score", 0), ("side_size", 4)],
 )
 def test_a_value_out_of_range_is_refused_by_name(name: str, value: int) -> None:
@@ -337,6 +361,23 @@ def test_contradictory_options_are_refused_naming_both(options: dict[str, object
     assert caught.value.options[:2] == named
     for name in named:
         assert f"'{name}'" in str(caught.value)
+
+
+@pytest.mark.parametrize("name, gap, least, most", [("kitty_size", 1, 2, 6), ("set_limit", 1, 2, 5)])
+def test_a_kitty_and_a_set_limit_take_the_ranges_the_text_gives(name: str, gap: int, least: int, most: int) -> None:
+    """000_58bf5efc645e9b53.txt, "Rule Options"/"Dealing" (Kitty) and "Game over" (Set limit to game over).
+
+    "Optionally play with a kitty with 2 to 6 cards", and "end the game when a team is
+    set 2, 3, 4, or 5 times": a kitty is none or 2 to 6 cards, a set limit none or 2 to 5;
+    a new table is refused 1 of either, naming the option. A game or hand record already
+    played with such a value still replays (its rules are read back as stored).
+    """
+    for value in (0, least, most):
+        assert getattr(resolve_rules("team-auction", {name: value}), name) == value
+    with pytest.raises(RulesError, match=f"option '{name}' must be 0, or from {least} to {most}, not {gap}") as caught:
+        resolve_rules("team-auction", {name: gap})
+    assert caught.value.options == (name,)
+    assert getattr(rules_from_dict({name: gap}), name) == gap
 
 
 def test_the_largest_legal_tables_are_accepted() -> None:

@@ -113,13 +113,34 @@ def test_extra_point_moon_adds_a_point_for_every_trick_and_every_point() -> None
     Side 0 bids 5 and sweeps: four points and the moon point, 5; bidding 4 on the same
     hand earns no fifth point, since only a moon bid undertakes it.
     """
-    options = {"moon": "extra-point", "max_bid": 5}
+    options = {"moon": "extra-point"}
     scored = score(SWEEP, options, bid=5)
     assert scored.moon and scored.bid_made and scored.changes == (5, 0)
     assert scored.points[-1].kind == "moon"
     assert score(SWEEP, options, bid=4).changes == (4, 0)
     failed = score(TRICKS_A, options, bid=5)
     assert failed.moon and not failed.bid_made and failed.changes == (-5, 1)
+
+
+def test_with_the_extra_point_the_moon_is_the_points_plus_one_and_four_is_an_ordinary_bid() -> None:
+    """000_58bf5efc645e9b53.txt, "Bidding" (Shooting the moon; Shoot the moon bid).
+
+    "An extra point is awarded for taking all the tricks and all points (known as a smudge
+    bid, for 4-point pitch the maximum bid will become 5 and bidding 5 is an attempt to
+    shoot the moon)", and "when playing with an extra point awarded, the shooting the moon
+    bid is always the maximum bid": the extra point raises the highest bid to the points
+    a hand holds plus one, that bid is the moon, and every lower bid is a contract for
+    points. Side 0 bids 4 and takes all four points but not the third trick: made, 4.
+    The same cards bid 5 are a failed moon; a 5-point table's moon is 6.
+    """
+    rules = rules_with(moon="extra-point")
+    assert rules.moon_amount == 5 and rules_with(moon="extra-point", max_bid=5).moon_amount == 6
+    four = score(ALL_POINTS_NOT_ALL_TRICKS, {"moon": "extra-point"}, bid=4)
+    assert not four.moon and four.bid_made and four.changes == (4, 0)
+    five = score(ALL_POINTS_NOT_ALL_TRICKS, {"moon": "extra-point"}, bid=5)
+    assert five.moon and not five.bid_made and five.changes == (-5, 0)
+    moon_above = rules_with(moon="extra-point", moon_bid="above-maximum")
+    assert moon_above.moon_amount == 5
 
 
 def test_instant_win_moon_wins_the_game_when_made() -> None:
@@ -246,9 +267,15 @@ def test_a_moon_bid_above_the_maximum_is_the_only_moon() -> None:
 FOUR_TO_SEAT_0 = ("2S 3S 4S AS", "KS 5S 6S 7S", "QS 8S 9S TS", "JS 2H 3H 4H", "5H 6H 7H 8H", "9H TH JH QH")
 
 
-def _smudged(seats: tuple[int, ...], scores: tuple[int, ...] = (0, 0, 0, 0)) -> Settlement:
+# The same, but seat 0 takes the fifth trick too, and seat 3 the last: five tricks and every point to seat 0.
+FIVE_TO_SEAT_0 = FOUR_TO_SEAT_0[:4] + ("AH 6H 7H 8H", "5H 9H TH QH")
+
+
+def _smudged(
+    seats: tuple[int, ...], scores: tuple[int, ...] = (0, 0, 0, 0), tricks: tuple[str, ...] = FOUR_TO_SEAT_0,
+) -> Settlement:
     rules = rules_with(players=4, side_size=1, smudge_call=4, contract="tricks", max_bid=6, target_score=7)
-    hand = played_hand(rules, FOUR_TO_SEAT_0, maker=1, bid=2)
+    hand = played_hand(rules, tricks, maker=1, bid=2)
     hand = dataclasses.replace(hand, extra=dataclasses.replace(hand.extra, smudgers=seats))
     state = dataclasses.replace(INITIAL, rules=rules, scores=scores)
     return settle_hand(state, hand)
@@ -265,13 +292,22 @@ def test_a_smudge_made_wins_the_game_before_the_points_count() -> None:
     assert (settled.over, settled.winner, settled.reason) == (True, 0, "smudge")
 
 
-def test_a_smudge_failed_costs_its_four_points() -> None:
-    """004_e1210a2155bafbac.txt, "Smudge": going over or under the 4 tricks, the player loses 4 victory points.
+def test_a_smudge_failed_costs_its_four_points_and_what_the_smudger_took() -> None:
+    """004_e1210a2155bafbac.txt, "Smudge" and "Can your score be negative in Pitch?".
 
-    Seat 2 declared smudge and took one trick: a smudge-set of -4 beside what it took.
+    "If a Player fails their Smudge, either by going over or under the 4 required tricks,
+    then that Player will lose 4 Victory Points", and a player short of a contract "loses
+    as many points as their bid was worth": a failed smudge costs exactly as many points
+    as it undertook tricks, and, as for a set contract, what the smudger took does not
+    count. Seat 2 declared smudge and took one trick and no point: -4. Seat 0 declared it
+    and took five tricks with high, low, jack and game: -4 as well, not 4 - 4 = 0.
     """
     settled = _smudged((2,))
     scored = settled.scored
     assert scored.smudges == ((2, False),) and not settled.over
     assert [(a.kind, a.side, a.value) for a in scored.adjustments if a.kind == "smudge-set"] == [("smudge-set", 2, -4)]
-    assert scored.changes[2] == scored.taken[2] - 4
+    assert scored.changes[2] == -4
+    over = _smudged((0,), tricks=FIVE_TO_SEAT_0).scored
+    assert over.smudges == ((0, False),) and over.tricks[0] == 5 and over.taken[0] == 4
+    assert over.changes[0] == -4
+    assert [(a.kind, a.side, a.value) for a in over.adjustments if a.kind == "smudge-set"] == [("smudge-set", 0, -8)]

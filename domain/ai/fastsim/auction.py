@@ -36,7 +36,9 @@ A_STICK = 10  # 0 bid, 1 bid-or-set, 2 off
 A_MAKER_LEADS = 11  # 1: the maker leads the first trick, 0: the seat on its left
 A_NEED_SUIT = 12
 A_ORIGINAL_OWNER = 13  # low_point is original-owner (suit_value's low weights)
-A_SIZE = 14
+A_BID_NUM = 14  # tactics.bid_scale: level 3 bids its suit value times A_BID_NUM / A_BID_DEN
+A_BID_DEN = 15
+A_SIZE = 16
 
 # Slots of the auction so far.
 B_CALLS = 0  # bids and passes made
@@ -154,10 +156,11 @@ def _level3_call(a: Any, b: Any, seat: int, value: float) -> int:
     stuck = seat == a[A_DEALER] and high < 0 and a[A_STICK] != 2
     if stuck:
         return low  # type: ignore[no-any-return]
-    worth = int(value + 0.25)
+    scale = a[A_BID_NUM] / a[A_BID_DEN]
+    worth = int(value * scale + 0.25)
     maker = b[B_MAKER]
     if maker >= 0 and maker % a[A_SIDES] == seat % a[A_SIDES]:
-        worth = worth if value >= max(high, 0) + 1.5 else 0
+        worth = worth if value * scale >= max(high, 0) + 1.5 * scale else 0
     best = min(worth, a[A_HIGHEST])
     return best if best >= low else -1
 

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from domain.ai.fastsim.kernel import (
-    POLICY_LEVEL3, WORK_ROWS, WORK_WIDTH, jit, playout,
+    POLICY_LEVEL3, S_TWO, WORK_ROWS, WORK_WIDTH, jit, playout,
 )
 from domain.ai.fastsim.tables import PLAYERS, SIDES
 
@@ -62,9 +62,13 @@ def give_cards(hands: Any, owner: Any, base: Any, unseen: Any, holders: Any, pla
 def play_deals(
     cards: Any, config: Any, masks: Any, hands0: Any, owner0: Any, state0: Any, play_card0: Any,
     play_seat0: Any, play_trick0: Any, winners0: Any, unseen: Any, holders: Any, firsts: Any,
-    makers: int, bid: int, out: Any,
+    makers: int, bid: int, twos: Any, out: Any,
 ) -> None:
-    """Play the position after each of ``firsts`` (-1: no forced card) on every deal; fill ``out``."""
+    """Play the position after each of ``firsts`` (-1: no forced card) on every deal; fill ``out``.
+
+    ``twos`` (one per deal, or none) is each deal's S_TWO where the deal decides it: the
+    seat whose hidden discards the deal fills with the two of trump (002's low).
+    """
     players = config[PLAYERS]
     sides = config[SIDES]
     base = hand_counts(hands0, players)
@@ -88,6 +92,8 @@ def play_deals(
         give_cards(hands, owner, base, unseen, holders[d], players)
         for j in range(firsts.shape[0]):
             st[:] = state0
+            if twos.shape[0] > 0:
+                st[S_TWO] = twos[d]
             forced[0] = firsts[j]
             made = playout(
                 cards, config, masks, hands, owner, st, play_card, play_seat, play_trick, winners, forced,

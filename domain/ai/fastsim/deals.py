@@ -17,9 +17,10 @@ import numpy as np
 
 from domain.ai.fastsim.batch import play_deals, row_width
 from domain.ai.fastsim.dealer import deal_many
+from domain.ai.fastsim.kernel import S_TWO
 from domain.ai.fastsim.position import position_of
 from domain.ai.fastsim.tables import INDEX, SUIT, Array, tables_of
-from domain.ai.knowledge import STOCK, Knowledge
+from domain.ai.knowledge import HIDDEN, STOCK, Knowledge
 from domain.state import GameState
 
 SUITS = "SHDC"  # the tables' suit order
@@ -101,6 +102,45 @@ def play_rows(state: GameState, knowledge: Knowledge, deals: Deals, firsts: Sequ
         tables.cards, tables.config, tables.masks, p.hands, p.owner, p.state, p.play_card, p.play_seat,
         p.play_trick, p.winners, deals.cards, deals.holders,
         np.array([INDEX[c] if c is not None else -1 for c in firsts], dtype=np.int64),
-        rules.side_of(hand.maker), hand.high_bid, out,
+        rules.side_of(hand.maker), hand.high_bid, shed_twos(state, deals, int(p.state[S_TWO])), out,
     )
     return out
+
+
+def shed_twos(state: GameState, deals: Deals, known: int) -> Array:
+    """Return each deal's S_TWO where the deal decides who discarded the two of trump (002's low), else no rows.
+
+    ``Knowledge.world`` fills the hidden places (the kitty, face-down rows, then each other
+    seat's discards in seat order) with the stock's cards in their shuffled order: the two,
+    when the deal leaves it in the stock, lies in the place its turn among them reaches.
+    ``known`` is the position's S_TWO, kept on the deals that put the two anywhere else.
+    """
+    hand = state.hand
+    none = np.zeros(0, dtype=np.int64)
+    if state.rules.low_point != "dealt-two" or hand is None or hand.trump is None:
+        return none
+    two = "2" + hand.trump
+    if two not in deals.unseen:
+        return none
+    extra = hand.extra
+    places = [-1] * (sum(c == HIDDEN for c in extra.kitty) + sum(c == HIDDEN for row in extra.blind for c in row))
+    for seat, pile in enumerate(extra.discards):
+        places += [seat] * sum(c == HIDDEN for c in pile)
+    if all(place < 0 for place in places):
+        return none
+    k2 = deals.unseen.index(two)
+    stock = deals.players
+    found = np.full(deals.count, known, dtype=np.int64)
+    for d in range(deals.count):
+        holders = deals.holders[d]
+        if holders[k2] != stock:
+            continue
+        turn = 0
+        for k in deals.pools[d]:
+            if holders[k] == stock:
+                if k == k2:
+                    break
+                turn += 1
+        if turn < len(places) and places[turn] >= 0:
+            found[d] = places[turn] + 1
+    return found

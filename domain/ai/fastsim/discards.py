@@ -3,9 +3,10 @@
 What domain/evolve.py and domain/discarding.py do once trump is declared, and level 3's
 discards (domain/ai/policies.py ``_discard``), over a deal's arrays: the maker takes the
 kitty (000 "Kitty"; before trump, ``take_kitty``, or after it, in ``after_trump``); each
-seat in turn from the dealer's left discards what ``discarding.choice`` allows, level 3
-throwing the cheapest card and stopping, when it may, before a trump or a sure side
-winner; hands are refilled from the front of the stock to ``refill_to``, the discards
+seat in turn from the dealer's left (the maker's, 002) discards what ``discarding.choice``
+allows, level 3 throwing the cheapest card and stopping, when it may, before a trump or a
+sure side winner, or the service discarding for it (``discarding.automatic_discard``,
+002); hands are refilled from the front of the stock to ``refill_to``, the discards
 joining the stock when it runs short (a rollout's deal source keeps their order); a
 taker of the rest of the stock draws it and discards down (000 "Discarding"). A moon
 contract may keep its cards (``moon_discard``). tests/domain/ai/test_auction.py checks
@@ -21,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.ai.fastsim.kernel import _bits, jit
-from domain.ai.fastsim.tables import ABOVE, COST, M_DECK, M_TRUMP, TRUMP
+from domain.ai.fastsim.tables import ABOVE, COST, LOW_TWO, M_DECK, M_TRUMP, SHED, TRUMP
 
 # Slots of the discarding settings.
 D_PLAYERS = 0
@@ -33,7 +34,9 @@ D_MAX_DISCARDS = 5  # 0: no limit
 D_MOON_KEEPS = 6  # 1: a moon contract does not discard (moon_discard false)
 D_MOON = 7  # the moon bid, -1 without one
 D_KITTY_BEFORE = 8  # 1: the maker takes the kitty before naming trump
-D_SLOTS = 9
+D_MAKER_FIRST = 9  # 1: the discards and refills begin at the maker's left (002), 0: the dealer's
+D_AUTO = 10  # 1: the service discards (discarding.automatic_discard), 0: level 3 does
+D_SLOTS = 11
 
 MODE_NONE = 0
 MODE_ALL_NONTRUMP = 1
@@ -170,7 +173,10 @@ def discard_seat(
     cards: Any, masks: Any, keep: int, d: Any, hands: Any, lens: Any, dealt: Any, played: int, piles: Any,
     pile_n: Any, seat: int, finishing: bool, choice: Any, order: Any,
 ) -> None:
-    """The seat's discards until it is done, as level 3 makes them (policies._discard)."""
+    """The seat's discards until it is done, as level 3 makes them (policies._discard), or the service (D_AUTO)."""
+    if d[D_AUTO] == 1:
+        _automatic(cards, masks, keep, d, hands, lens, dealt, piles, pile_n, seat, finishing, choice, order)
+        return
     while True:
         _choice(masks, keep, d, hands, lens, pile_n, seat, finishing, choice)
         forced, pool, low, high, lead = choice[0], choice[1], choice[2], choice[3], choice[4]
@@ -204,6 +210,36 @@ def discard_seat(
 
 
 @jit
+def _automatic(
+    cards: Any, masks: Any, keep: int, d: Any, hands: Any, lens: Any, dealt: Any, piles: Any, pile_n: Any,
+    seat: int, finishing: bool, choice: Any, order: Any,
+) -> None:
+    """discarding.automatic_discard: the forced cards and the pool's ``low`` least by shed order, in hand order."""
+    _choice(masks, keep, d, hands, lens, pile_n, seat, finishing, choice)
+    forced, pool, low, high = choice[0], choice[1], choice[2], choice[3]
+    if high == 0:
+        chosen = 0
+    elif low == high and high == _bits(pool):
+        chosen = pool
+    else:
+        chosen = 0
+        for _ in range(low):  # the least first, the first in hand order of equals (a stable sort)
+            best = -1
+            for i in range(lens[seat]):
+                c = hands[seat, i]
+                if (pool >> c) & 1 and not (chosen >> c) & 1 and (best < 0 or cards[SHED, c] < cards[SHED, best]):
+                    best = c
+            chosen |= 1 << best
+    n = 0
+    for i in range(lens[seat]):
+        c = hands[seat, i]
+        if ((forced | chosen) >> c) & 1:
+            order[n] = c
+            n += 1
+    _post(hands, lens, dealt, piles, pile_n, seat, order, n)
+
+
+@jit
 def after_trump(
     cards: Any, masks: Any, keep: int, d: Any, hands: Any, lens: Any, dealt: Any, stock: Any, stock_n: Any,
     kitty: Any, kitty_n: int, piles: Any, pile_n: Any, maker: int, bid: int, choice: Any, order: Any,
@@ -216,8 +252,9 @@ def after_trump(
     if d[D_MOON_KEEPS] == 1 and d[D_MOON] >= 0 and bid == d[D_MOON]:
         return
     taker = taker_of(d, maker)
+    first = maker if d[D_MAKER_FIRST] == 1 else dealer
     for step in range(1, players + 1):
-        seat = (dealer + step) % players
+        seat = (first + step) % players
         if d[D_MODE] == MODE_NONE:
             if lens[seat] <= d[D_SIZE]:
                 continue
@@ -226,7 +263,7 @@ def after_trump(
         discard_seat(cards, masks, keep, d, hands, lens, dealt, 0, piles, pile_n, seat, d[D_MODE] == MODE_NONE, choice, order)
     if d[D_MODE] == MODE_NONE:
         return
-    refill(cards, masks, keep, d, hands, lens, dealt, stock, stock_n, piles, pile_n, taker, choice, order)
+    refill(cards, masks, keep, d, hands, lens, dealt, stock, stock_n, piles, pile_n, taker, first, choice, order)
 
 
 @jit
@@ -242,11 +279,13 @@ def taker_of(d: Any, maker: int) -> int:
 @jit
 def refill(
     cards: Any, masks: Any, keep: int, d: Any, hands: Any, lens: Any, dealt: Any, stock: Any, stock_n: Any,
-    piles: Any, pile_n: Any, taker: int, choice: Any, order: Any,
+    piles: Any, pile_n: Any, taker: int, first: int, choice: Any, order: Any,
 ) -> None:
-    """The refills once the first round of discards is over, then the taker's draw and discards."""
+    """The refills once the first round of discards is over, then the taker's draw and discards.
+
+    The refills go clockwise from ``first``'s left (the dealer, or the maker: D_MAKER_FIRST).
+    """
     players = d[D_PLAYERS]
-    dealer = d[D_DEALER]
     rest_taken = False
     while True:
         available = stock_n[0]
@@ -256,7 +295,7 @@ def refill(
         count = 0
         if not rest_taken:
             for step in range(1, players + 1):
-                candidate = (dealer + step) % players
+                candidate = (first + step) % players
                 if candidate == taker:
                     continue
                 need = min(d[D_SIZE] - lens[candidate], available)
@@ -285,3 +324,16 @@ def refill(
             rest_taken = True
     if taker >= 0 and lens[taker] > d[D_SIZE]:
         discard_seat(cards, masks, keep, d, hands, lens, dealt, 0, piles, pile_n, taker, True, choice, order)
+
+
+@jit
+def discarded_two(config: Any, piles: Any, pile_n: Any) -> int:
+    """The kernel's S_TWO after the discards: 1 + the first seat whose pile holds 002's two of trump, else 0."""
+    two = config[LOW_TWO]
+    if two < 0:
+        return 0
+    for s in range(pile_n.shape[0]):
+        for i in range(pile_n[s]):
+            if piles[s, i] == two:
+                return s + 1
+    return 0

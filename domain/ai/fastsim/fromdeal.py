@@ -27,10 +27,10 @@ from domain.ai.fastsim.auction import (
 )
 from domain.ai.fastsim.callers import finish_auction_by_model, hand_inputs
 from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS, UNSCORED
-from domain.ai.fastsim.discards import D_KITTY_BEFORE, after_trump, append, take_kitty
+from domain.ai.fastsim.discards import D_KITTY_BEFORE, after_trump, append, discarded_two, take_kitty
 from domain.ai.fastsim.kernel import (
-    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_OUT, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, _nth_bit, jit,
-    playout,
+    ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_OUT, S_SIZE, S_TO_ACT, S_TWO, WORK_ROWS, WORK_WIDTH, _nth_bit,
+    jit, playout,
 )
 from domain.ai.fastsim.tables import M_TRUMP, N_CARDS, TRUMP_ONLY
 
@@ -205,6 +205,7 @@ def from_deals(
             st[S_TO_ACT] = leader
             st[S_LEADER] = leader
             st[S_OUT] = sitting
+            st[S_TWO] = discarded_two(config4[trump], piles, pile_n)
             st[S_MAKERS] = maker % sides
             made = playout(
                 cards4[trump], config4[trump], masks4[trump], hands, owner, st, play_card, play_seat, play_trick,

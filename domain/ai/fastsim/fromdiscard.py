@@ -23,8 +23,12 @@ import numpy as np
 from domain.actions import Discard
 from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS, row_width
 from domain.ai.fastsim.deals import Deals
-from domain.ai.fastsim.discards import D_MODE, MODE_NONE, _choice, _post, append, discard_seat, refill, taker_of
-from domain.ai.fastsim.kernel import POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, WORK_ROWS, WORK_WIDTH, _nth_bit, jit, playout
+from domain.ai.fastsim.discards import (
+    D_DEALER, D_MAKER_FIRST, D_MODE, MODE_NONE, _choice, _post, append, discard_seat, discarded_two, refill, taker_of,
+)
+from domain.ai.fastsim.kernel import (
+    POLICY_LEVEL3, S_LEADER, S_MAKERS, S_SIZE, S_TO_ACT, S_TWO, WORK_ROWS, WORK_WIDTH, _nth_bit, jit, playout,
+)
 from domain.ai.fastsim.position import played_tables
 from domain.ai.fastsim.starts import discard_settings, suits_of, SUITS
 from domain.ai.fastsim.tables import INDEX, N_CARDS, Array
@@ -187,7 +191,7 @@ def discard_deals(
             if not finishing:
                 refill(
                     cards, masks, keep, d, hands, lens, dealt, stock, stock_n, piles, pile_n, taker_of(d, maker),
-                    choice, order,
+                    maker if d[D_MAKER_FIRST] == 1 else d[D_DEALER], choice, order,
                 )
             owner[:] = -1
             for s2 in range(players - 1, -1, -1):
@@ -198,6 +202,7 @@ def discard_deals(
             st[:] = 0
             st[S_TO_ACT] = leader
             st[S_LEADER] = leader
+            st[S_TWO] = discarded_two(config, piles, pile_n)
             st[S_MAKERS] = makers
             made = playout(
                 cards, config, masks, hands, owner, st, play_card, play_seat, play_trick,

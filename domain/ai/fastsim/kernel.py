@@ -56,8 +56,8 @@ except ImportError:  # pragma: no cover - numba is a dependency; this keeps the 
 from domain.ai.policies import STAKE
 from domain.ai.fastsim.bits import lowest_bit, popcount
 from domain.ai.fastsim.tables import (
-    ABOVE, CAPTURE, COST, FINISH_EARLY, FIRST_LEAD, GAME_POINT, GAME_TIE_MAKERS, GIFT,
-    JOKER_FIRST_LEAD, LAST_TRICK, LOW_POINT, M_DECK, M_JOKER, M_LIVE, M_SUIT, M_TRUMP,
+    ABOVE, CAPTURE, COST, FINISH_EARLY, FIRST_LEAD, GAME_POINT, GAME_TIE_MAKERS, GIFT, HIGH_ACE,
+    JOKER_FIRST_LEAD, LAST_TRICK, LOW_POINT, LOW_TWO, M_DECK, M_JOKER, M_LIVE, M_SUIT, M_TRUMP,
     MUST_TRUMP, NOT_LOW, OR_TRUMP, PIPS, PLAYERS, PRINTED, RANK, REVOKE_PENALTY, SIDES, SPADE,
     SPADE_POINT, SUIT, TRUMP, TRUMP_ONLY, TRUMP_SUIT,
 )
@@ -73,7 +73,8 @@ S_PLAYS = 2  # plays so far, the table included
 S_TRICKS = 3  # finished tricks
 S_OUT = 4  # bit mask of the seats sitting out
 S_MAKERS = 5  # the makers' side (game ties)
-S_SIZE = 6
+S_TWO = 6  # 1 + the seat that discarded the two of trump (002's low, dealt to it), 0 when none did
+S_SIZE = 7
 
 ERROR_ILLEGAL = -1  # a forced card is not held or not legal
 ERROR_SHORT = -2  # the forced sequence ran out under POLICY_FORCED
@@ -484,7 +485,10 @@ def _playout(
                         start = plays
                     finished = True
             break
-    _score(cards, config, owner, state[S_MAKERS], play_card, play_seat, play_trick, winners, plays, n_tricks, points, tricks, work[5], work[6])
+    _score(
+        cards, config, owner, state[S_MAKERS], state[S_TWO], play_card, play_seat, play_trick, winners, plays,
+        n_tricks, points, tricks, work[5], work[6],
+    )
     state[S_PLAYS] = plays
     state[S_TRICKS] = n_tricks
     return made
@@ -505,13 +509,13 @@ def playout(
 
 @inline
 def _score(
-    cards: Any, config: Any, owner: Any, makers: int, play_card: Any, play_seat: Any, play_trick: Any,
-    winners: Any, plays: int, n_tricks: int, points: Any, tricks: Any, pips: Any, side_of: Any,
+    cards: Any, config: Any, owner: Any, makers: int, shed_two: int, play_card: Any, play_seat: Any,
+    play_trick: Any, winners: Any, plays: int, n_tricks: int, points: Any, tricks: Any, pips: Any, side_of: Any,
 ) -> None:
     """Count each side's points (points.award_points, without hand scoring) and tricks.
 
     ``pips`` and ``side_of`` are scratch rows (each side's game count, each seat's side:
-    a table, so that no division is made per card).
+    a table, so that no division is made per card). ``shed_two`` is the state's S_TWO.
     """
     sides = config[SIDES]
     for s in range(sides):
@@ -537,9 +541,15 @@ def _score(
                 low = k
         if cards[SPADE, c] >= 0 and (spade < 0 or cards[SPADE, c] > cards[SPADE, play_card[spade]]):
             spade = k
-    if high >= 0:
+    if high >= 0 and config[HIGH_ACE] == 0:
         points[side_of[winners[play_trick[high]]]] += 1
-    if low >= 0:
+    if config[LOW_POINT] == 3:
+        # 002: the two of trump's point goes to the seat dealt it, played or discarded (points.dealt_two).
+        two = config[LOW_TWO]
+        seat = owner[two] if owner[two] >= 0 else shed_two - 1
+        if seat >= 0:
+            points[side_of[seat]] += 1
+    elif low >= 0:
         mode = config[LOW_POINT]
         seat = winners[play_trick[low]]
         if mode == 2:

@@ -21,7 +21,7 @@ from typing import Sequence
 
 import numpy as np
 
-from domain.ai.fastsim.kernel import S_LEADER, S_MAKERS, S_OUT, S_PLAYS, S_SIZE, S_TO_ACT, S_TRICKS
+from domain.ai.fastsim.kernel import S_LEADER, S_MAKERS, S_OUT, S_PLAYS, S_SIZE, S_TO_ACT, S_TRICKS, S_TWO
 from domain.ai.fastsim.tables import INDEX, REVOKE_PENALTY, Array, Tables, tables_of
 from domain.rules import Rules
 from domain.state import PLAYING, GameState
@@ -56,6 +56,14 @@ def is_supported(state: GameState) -> bool:
         and not state.rules.blind_cards and not hand.extra.revokes and state.rules.trick_leader == "winner"
         and not hand.extra.smudgers
     )
+
+
+def shed_two(rules: Rules, trump: str, discards: Sequence[Sequence[str]]) -> int:
+    """Return S_TWO: 1 + the seat whose discards hold the two of trump under 002's low (dealt-two), else 0."""
+    if rules.low_point != "dealt-two":
+        return 0
+    two = "2" + trump
+    return next((seat + 1 for seat, pile in enumerate(discards) if two in pile), 0)
 
 
 def played_tables(rules: Rules, trump: str) -> Tables:
@@ -140,6 +148,7 @@ def position_of(
     scalars[S_TRICKS] = len(hand.tricks)
     scalars[S_OUT] = sum(1 << seat for seat in hand.extra.out)
     scalars[S_MAKERS] = rules.side_of(hand.maker)
+    scalars[S_TWO] = shed_two(rules, hand.trump, hand.extra.discards)
     return Position(
         played_tables(rules, hand.trump), hands, owner, scalars, play_card, play_seat, play_trick, winners,
     )

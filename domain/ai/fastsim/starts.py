@@ -18,18 +18,20 @@ import numpy as np
 
 from domain.ai.bidders import INPUTS, BidderModel
 from domain.ai.fastsim.auction import (
-    A_DEALER, A_HIGHEST, A_MAKER_LEADS, A_MAX_BID, A_MIN_BID, A_MOON, A_NEED_SUIT, A_ORIGINAL_OWNER,
-    A_PLAYERS, A_ROUNDS, A_SEALED, A_SIDES, A_SIZE, A_STEAL, A_STICK, B_CALLS, B_HIGH, B_LAST, B_MAKER,
-    B_PASSED, B_SIZE, B_TO_ACT, I_JACK, I_LOW, I_LOW_NEXT, I_SECOND, I_SIZE, I_TOP,
+    A_BID_DEN, A_BID_NUM, A_DEALER, A_HIGHEST, A_MAKER_LEADS, A_MAX_BID, A_MIN_BID, A_MOON, A_NEED_SUIT,
+    A_ORIGINAL_OWNER, A_PLAYERS, A_ROUNDS, A_SEALED, A_SIDES, A_SIZE, A_STEAL, A_STICK, B_CALLS, B_HIGH, B_LAST,
+    B_MAKER, B_PASSED, B_SIZE, B_TO_ACT, I_JACK, I_LOW, I_LOW_NEXT, I_SECOND, I_SIZE, I_TOP,
 )
 from domain.ai.fastsim.batch import row_width
 from domain.ai.fastsim.deals import Deals
 from domain.ai.fastsim.discards import (
-    D_DEALER, D_KITTY_BEFORE, D_MAX_DISCARDS, D_MODE, D_MOON, D_MOON_KEEPS, D_PLAYERS, D_SIZE, D_SLOTS, D_TAKER,
+    D_AUTO, D_DEALER, D_KITTY_BEFORE, D_MAKER_FIRST, D_MAX_DISCARDS, D_MODE, D_MOON, D_MOON_KEEPS, D_PLAYERS, D_SIZE,
+    D_SLOTS, D_TAKER,
 )
 from domain.ai.fastsim.fromdeal import MODE_AUCTION, MODE_DECLARE, from_deals
 from domain.ai.fastsim.tables import INDEX, N_CARDS, PRINTED, Array, Tables, tables_of
 from domain.ai.knowledge import HIDDEN, Knowledge
+from domain.ai.tactics import HELD_LOW, bid_scale
 from domain.bidding import highest_bid
 from domain.discarding import play_size, protected
 from domain.rules import Rules
@@ -110,7 +112,8 @@ def auction_settings(rules: Rules, dealer: int) -> Array:
     a[A_STICK] = ("bid", "bid-or-set", "off").index(rules.stick_dealer)
     a[A_MAKER_LEADS] = int(rules.first_leader == "maker")
     a[A_NEED_SUIT] = int(rules.need_suit)
-    a[A_ORIGINAL_OWNER] = int(rules.low_point == "original-owner")
+    a[A_ORIGINAL_OWNER] = int(rules.low_point in HELD_LOW)
+    a[A_BID_NUM], a[A_BID_DEN] = bid_scale(rules)
     return a
 
 
@@ -127,6 +130,8 @@ def discard_settings(rules: Rules, hand: HandState) -> Array:
     d[D_MOON_KEEPS] = int(not rules.moon_discard)
     d[D_MOON] = moon if moon is not None else -1
     d[D_KITTY_BEFORE] = int(rules.kitty_when == "before-trump")
+    d[D_MAKER_FIRST] = int(rules.discard_first == "maker-left")
+    d[D_AUTO] = int(rules.discard_by == "automatic")
     return d
 
 

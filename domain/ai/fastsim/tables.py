@@ -20,6 +20,7 @@ import numpy.typing as npt
 from domain.ai.tactics import careful_cost, gift, power
 from domain.cards import BLACK_JOKER, RANKS, RED_JOKER, SUITS, game_points, is_joker
 from domain.dealing import deck_of
+from domain.discarding import shed_key
 from domain.points import card_points
 from domain.rules import Rules
 from domain.trumps import trump_order
@@ -44,7 +45,8 @@ GAME = 9  # its game points (cards.game_points)
 SPADE = 10  # its rank when a printed spade (not a joker), else -1 (the spade point)
 IN_DECK = 11  # 1 when the rules' deck holds it
 ABOVE = 12  # bit mask of the cards that would stop it being a sure winner (tactics.is_boss)
-ROWS = 13
+SHED = 13  # discarding.shed_key as one number: automatic discards shed the least first
+ROWS = 14
 
 # Slots of Tables.masks: bit masks over the card indices.
 M_TRUMP = 0
@@ -70,10 +72,12 @@ GAME_TIE_MAKERS = 11
 LAST_TRICK = 12
 SPADE_POINT = 13
 TRUMP_SUIT = 14
-CONFIG = 15
+HIGH_ACE = 15  # 1: high is the ace of trump, a card point (002), not the highest trump in play
+LOW_TWO = 16  # under low_point dealt-two (LOW_POINT 3): the two of trump's index, else -1
+CONFIG = 17
 
 _FIRST_LEAD = {"trump": 0, "any": 1, "trump-broken": 2}
-_LOW = {"capturer": 0, "original-owner": 1, "player": 2}
+_LOW = {"capturer": 0, "original-owner": 1, "player": 2, "dealt-two": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +126,8 @@ def build_tables(rules: Rules, trump: str) -> Tables:
         if card in deck:
             rows[GIFT, i] = gift(order, card)
             rows[COST, i] = _cost_number(careful_cost(rules, order, card))
+            trump_, worth, rank = shed_key(rules, order, card)
+            rows[SHED, i] = trump_ * 1_000_000 + worth * 1_000 + rank
         assert not trumps or power(order, None, card) == 100 + order.strength[card]
     masks = np.zeros(MASKS, dtype=np.int64)
     for i, card in enumerate(CARDS):
@@ -164,6 +170,8 @@ def build_tables(rules: Rules, trump: str) -> Tables:
     config[LAST_TRICK] = int(rules.last_trick_point)
     config[SPADE_POINT] = int(rules.spade_point)
     config[TRUMP_SUIT] = suits.index(trump)
+    config[HIGH_ACE] = int(rules.high_point == "ace")
+    config[LOW_TWO] = INDEX["2" + trump] if rules.low_point == "dealt-two" else -1
     for array in (rows, config, masks):
         array.setflags(write=False)
     return Tables(rows, config, masks)

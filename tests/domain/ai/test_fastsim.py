@@ -32,7 +32,7 @@ from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
 from domain.play import check_play
-from domain.presets import PRESETS, resolve_rules
+from domain.presets import PRESETS, get_preset, resolve_rules
 from domain.rules import Rules, rules_from_dict
 from domain.state import PLAYING, GameState
 from tests.domain.scoring_presets import SCORING_PRESETS
@@ -52,6 +52,8 @@ EXTRA_SETS: tuple[dict[str, Any], ...] = (
     {"contract": "tricks", "moon": "instant-win", "moon_negative": "wins", "finish_early": True},
     {"win_rule": "must-bid-no-junk", "junk_points": False, "maker_bid_only": True, "target_score": 5},
     {"bid_bonus": True, "contract": "tricks", "max_bid": 6, "target_score": 7},
+    {"players": 8, "side_size": 2, "removed_ranks": "3", "first_lead": "any"},  # 003's eight-player game
+    {"players": 8, "side_size": 1},
 )
 
 OPTION_TABLE: dict[str, dict[str, Any]] = {
@@ -264,6 +266,46 @@ def test_monte_carlo_estimates_are_the_same_on_the_fast_simulator_and_the_reduce
         known = knowledge_of(state, seat)
         fast = estimates(known, 3, level3, random.Random(i), fast=True)
         slow = estimates(known, 3, level3, random.Random(i), fast=False)
+        assert [(e.command, e.points, e.margin) for e in fast] == [(e.command, e.points, e.margin) for e in slow]
+
+
+@pytest.mark.parametrize("preset", ["trickster-10", "trickster-13"])
+def test_002s_ace_and_two_of_trump_are_estimated_on_the_kernel_as_on_the_reducers(preset: str) -> None:
+    """002_fa9b027eaad6e796.txt, "10-point Pitch": "One point is awarded for taking the Ace ... One point is awarded to the player who is dealt the 2 of trump."
+
+    The two's point goes to the seat dealt it even when that seat discarded it, out of the
+    sight of the seat estimating: a deal of the unseen cards that puts the two in another
+    seat's discards gives that seat the point, on the kernel (deals.py ``shed_twos``) as
+    on the reducers (``Knowledge.world``). On the deal of tests/domain/test_rules_trickster.py
+    where seat 2 sheds the two, every other seat's estimates at every turn of the play are
+    the same on both; so are those of random positions.
+    """
+    from tests.domain.helpers import game_with, simple_choice
+    from tests.domain.test_rules_trickster import SHED_TWO_DEAL, TEN_STOCK
+
+    rules = get_preset(preset).rules
+    table = game_with(SHED_TWO_DEAL, dealer=3, rules=rules, stock=TEN_STOCK)
+    table.auction(None, rules.min_bid, None, None)
+    table.declare("S")
+    assert "2S" in table.hand.extra.discards[2]
+    checked = 0
+    while table.state.hand is not None and table.state.hand.phase == "playing" and table.state.ended is None:
+        seat = table.state.to_act
+        assert seat is not None
+        if seat != 2 and fastsim.is_supported(table.state):
+            known = knowledge_of(table.state, seat)
+            fast = estimates(known, 24, level3, random.Random(checked), fast=True)
+            slow = estimates(known, 24, level3, random.Random(checked), fast=False)
+            assert [(e.command, e.points, e.margin) for e in fast] == [(e.command, e.points, e.margin) for e in slow]
+            checked += 1
+        table.act(simple_choice(legal_commands(table.state, seat)))
+    assert checked > 3
+    for i, state in enumerate(play_positions(rules, f"two-{preset}", 4)):
+        seat = state.to_act
+        assert seat is not None
+        known = knowledge_of(state, seat)
+        fast = estimates(known, 24, level3, random.Random(i), fast=True)
+        slow = estimates(known, 24, level3, random.Random(i), fast=False)
         assert [(e.command, e.points, e.margin) for e in fast] == [(e.command, e.points, e.margin) for e in slow]
 
 

@@ -36,6 +36,7 @@ TABLES = {
     name: options for name, options in ALL_TABLES.items()
     if fastsim.plays_from_deal(rules_from_dict(options))
     and (options.get("discarding", "none") != "none" or options.get("kitty_size", 0))
+    and options.get("discard_by", "players") == "players"  # where the service discards, no seat has a turn to
 }
 
 

@@ -45,7 +45,7 @@ def test_the_team_auction_is_modelled_and_a_variant_with_jokers_is_not() -> None
     assert model_for(resolve_rules("team-auction", {})) is TEAM_AUCTION
     assert model_for(rules_from_dict({"jokers": 2})) is None
     assert model_for(rules_from_dict({"bidding": "rounds"})) is None
-    assert model_for(rules_from_dict({"moon": "extra-point", "max_bid": 5})) is None
+    assert model_for(rules_from_dict({"moon": "extra-point"})) is None
 
 
 @pytest.mark.parametrize("cards", [STRONG, WEAK, ("AH", "KD", "2C", "9S", "TS", "JH")])

@@ -190,6 +190,76 @@ def test_an_unknown_action_kind_falls_back_to_the_level_1_choice(monkeypatch: py
         assert policy(table.state, 0, RNG(0)) == Claim(0)
 
 
+def test_every_level_claims_when_certain() -> None:
+    """000_58bf5efc645e9b53.txt, "Frequently Asked Questions" (What does claim mean?): "When your hand is clearly high, you may claim the remaining tricks to speed up play."
+
+    Holding the four top trumps of a 32-card deck and the top two hearts (the claim of
+    tests/domain/test_rules_discarding_play.py), every level claims, and a hint suggests
+    the claim among its estimates of every legal action; when the claim is not certain
+    nobody makes it.
+    """
+    from domain.actions import Claim as ClaimCommand
+    from tests.domain.test_rules_discarding_play import CLAIM_DEAL, SMEAR_DECK
+
+    table = game_with(CLAIM_DEAL, dealer=3, options=SMEAR_DECK)
+    table.auction(2, None, None, None)
+    table.declare("S")
+    known = knowledge_of(table.state, 0)
+    for level in (1, 2, 3, 4, 5, 6):
+        assert choose(known, level, RNG(level), samples=4) == ClaimCommand(0)
+    advice = hint(known, 4, RNG(0), samples=4)
+    assert advice.suggestion == ClaimCommand(0)
+    assert sorted(map(repr, (e.command for e in advice.estimates))) == sorted(map(repr, legal_commands(table.state, 0)))
+    doubtful = game_with({**CLAIM_DEAL, 0: "AS KS QS JS AH QH", 1: "7H 8H 9H TH JH KH"}, dealer=3, options=SMEAR_DECK)
+    doubtful.auction(2, None, None, None)
+    doubtful.declare("S")
+    for level in (1, 2, 3, 4):
+        assert isinstance(choose(knowledge_of(doubtful.state, 0), level, RNG(level), samples=4), PlayCard)
+
+
+def _passed_out(preset: str, level: int, seed: str) -> bool:
+    """Deal one hand of ``preset`` to computers of ``level`` and play its auction: tell whether nobody bid."""
+    from domain.dealing import start_game
+    from domain.decide import decide
+    from domain.events import BidMade, HandDealt, SeatSpec
+    from domain.evolve import evolve, replay
+    from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+
+    rules = resolve_rules(preset, {})
+    secret = seed_from_text(seed)
+    source = SeededDeals(secret)
+    seats = [SeatSpec("ai", level)] * rules.players
+    state = replay(start_game(rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "c"), source))
+    rng = RNG(seed)
+    while state.hand is not None and state.hand.phase == "bidding":
+        seat = state.to_act
+        assert seat is not None
+        for event in decide(state, choose(knowledge_of(state, seat), level, rng, samples=8), source):
+            if isinstance(event, BidMade):
+                return False
+            if isinstance(event, HandDealt):
+                return True
+            state = evolve(state, event)
+    return state.hand is not None and state.hand.high_bid is None
+
+
+@pytest.mark.parametrize("preset", ["trickster-10", "trickster-13", "auction-pitch-004"])
+def test_computers_of_every_level_bid_at_tables_where_everyone_may_pass(preset: str) -> None:
+    """002_fa9b027eaad6e796.txt, "10-point Pitch" ("If all players pass, the hand is redealt") and "Bidding" ("the opening bid must be at least 5"); 004 "The Pitcher".
+
+    Where the dealer may pass too, a table of four computers passing round throws the deal
+    in (or, in 004's game, leaves the eldest to pitch with no contract); players of these
+    games bid: computers of each level pass out at most a quarter of the deals. Level 3
+    bids its hand's share of the points the table's hands hold (tactics.bid_scale), so a
+    minimum of 5 of 10 (7 of 13) is in reach; level 1, the dealer after everyone passed,
+    opens. 24 seeded deals a level (levels 4 to 6 differ from each other only in their
+    deal counts; one stands for them, on few deals).
+    """
+    for level, deals in ((1, 24), (2, 24), (3, 24), (4, 6)):
+        passed = sum(_passed_out(preset, level, f"pass-{preset}-{level}-{i}") for i in range(deals))
+        assert passed <= deals // 4, (level, passed)
+
+
 def test_a_hint_estimates_every_legal_action_and_suggests_the_best_margin() -> None:
     table = rule_table()
     table.play("9H 2H")
