@@ -2,9 +2,15 @@
 
 Each use case loads the state by replaying the log, asks the domain what happens, and
 appends the resulting events with the version it decided on as the expected version,
-together with the jobs the new state calls for (service/games/outbox.py): the event store
-writes both in one transaction, and the jobs are dispatched after the commit. A dispatch
-that fails leaves the job's row pending, for the sweep to send again.
+together with the jobs the new state calls for (service/games/outbox.py) and what the
+game's events hide in it (domain/views.py ``concealment``): the event store writes them
+all in one transaction, and the jobs are dispatched after the commit. A dispatch that
+fails leaves the job's row pending, for the sweep to send again.
+
+Pages of events (a game's, or every game's feed) are hidden by what the store kept
+beside each game's log, read after the page: their cost depends on the page, not on how
+long its games are. A game the store keeps nothing current for (stored before it kept
+heads) is replayed once, and what it hides kept from then on.
 
 The service depends on ports only (service/ports): an ``EventLog`` and a ``Dispatcher``,
 handed in by the composition root (service/bootstrap.py).
@@ -29,7 +35,7 @@ from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from domain.state import GameState
-from domain.views import is_hash_shown, redact_event, seat_view
+from domain.views import Concealment, concealment, is_hash_shown, redact_event, seat_view
 from service.errors import (
     GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
     VersionConflictError,
@@ -43,7 +49,7 @@ from service.hashing import canonical_json
 from service.logs import current_request_id
 from service.metrics import Metrics, NoMetrics
 from service.ports.events import (
-    AppendResult, ConcurrencyError, EventLog, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
+    AppendResult, ConcurrencyError, EventLog, GameHead, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
 )
 from service.ports.jobs import Dispatcher, JobRequest
 
@@ -118,7 +124,9 @@ class GameService:
             for i, (t, s) in enumerate(zip(tokens, specs))
         ]
         state = replay(events)
-        result = self.store.create_game(game_id, _new_events(events), records, secret.hex(), _jobs_of(state))
+        result = self.store.create_game(
+            game_id, _new_events(events), records, secret.hex(), _jobs_of(state), concealment(state),
+        )
         self.metrics.events_appended(len(result.events))
         self.deal_sources.keep(game_id, deals)
         self.dispatch(result)
@@ -224,6 +232,7 @@ class GameService:
         try:
             appended = self.store.append(
                 game_id, expected_version, _new_events(events), idempotency_key, fingerprint, _jobs_of(after),
+                concealment(after),
             )
         except ConcurrencyError:
             self.metrics.version_conflict()
@@ -268,9 +277,10 @@ class GameService:
     ) -> ActionResult:
         """Return the events as ``seat`` may see them, hidden by ``state`` (else the game as it is now)."""
         state = self.load(game_id) if state is None else state
+        hidden = concealment(state)
         return ActionResult(
             version=stored[-1].version,
-            events=[_shown(e, seat, state) for e in stored],
+            events=[_shown(e, seat, hidden) for e in stored],
             replayed=replayed,
         )
 
@@ -278,28 +288,48 @@ class GameService:
         self, game_id: str, token: str | None, after: int = 0, limit: int = 100,
     ) -> tuple[list[dict[str, Any]], int | None]:
         """Return a page of the game's events as the caller may see them, and the next ``after``."""
-        state = self.load(game_id)
-        seat = self.seat_of(game_id, token)
+        if not is_game_id(game_id):
+            raise GameNotFoundError(f"there is no game {game_id[:80]!r}: game ids are UUIDs")
         stored = self.store.read(game_id, after=after, limit=limit)
-        shown = [_shown(e, seat, state) for e in stored]
-        more = bool(stored) and stored[-1].version < state.version
+        # Read after the page, the head hides at least what the page's own versions hid.
+        head = self.heads([game_id]).get(game_id)
+        if head is None:
+            raise GameNotFoundError(f"there is no game {game_id!r}")
+        seat = self.seat_of(game_id, token)
+        shown = [_shown(e, seat, head.concealment) for e in stored]
+        more = bool(stored) and stored[-1].version < head.version
         return shown, (stored[-1].version if more else None)
 
     def feed(self, after: int = 0, limit: int = 100) -> tuple[list[dict[str, Any]], int]:
         """Return every game's events after global position ``after`` as a spectator sees them, and the next ``after``.
 
         For projections and feeds: positions only grow, none is ever skipped, and nothing
-        a spectator may not see is shown (each event is hidden by its game's state now).
+        a spectator may not see is shown (each event is hidden by its game's head, read
+        after the page).
         """
         stored = self.store.read_all(after, limit)
-        states: dict[str, GameState] = {}
-        shown = []
-        for event in stored:
-            if event.game_id not in states:
-                states[event.game_id] = self.states.load(event.game_id)
-            shown.append({"position": event.position, "game_id": event.game_id,
-                          **_shown(event, None, states[event.game_id])})
+        heads = self.heads([e.game_id for e in stored])
+        shown = [
+            {"position": e.position, "game_id": e.game_id, **_shown(e, None, heads[e.game_id].concealment)}
+            for e in stored
+        ]
         return shown, (stored[-1].position if stored else after)
+
+    def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
+        """Return each game's last version and what its events hide there (games with no events left out).
+
+        The store answers for the games whose head it keeps at their last version; any
+        other is replayed, and its head handed to the store to keep.
+        """
+        wanted = list(dict.fromkeys(game_ids))
+        heads = self.store.heads(wanted) if wanted else {}
+        for game_id in wanted:
+            if game_id not in heads:
+                state = self.states.load(game_id)
+                if state.version:
+                    heads[game_id] = GameHead(state.version, concealment(state))
+                    self.store.remember_head(game_id, heads[game_id])
+        return heads
 
 
 def is_game_id(text: str) -> bool:
@@ -334,13 +364,13 @@ def _new_events(events: Sequence[Event]) -> list[NewEvent]:
     return [NewEvent(type=name, data=data) for name, data in map(encode, events)]
 
 
-def _shown(stored: StoredEvent, seat: int | None, state: GameState) -> dict[str, Any]:
+def _shown(stored: StoredEvent, seat: int | None, hidden: Concealment) -> dict[str, Any]:
     return {
         "version": stored.version,
         "type": stored.type,
-        "data": redact_event(stored.type, stored.data, seat, state),
+        "data": redact_event(stored.type, stored.data, seat, hidden),
         "recorded_at": stored.recorded_at,
-        "hash": stored.hash if is_hash_shown(state, stored.version) else None,
+        "hash": stored.hash if is_hash_shown(hidden, stored.version) else None,
     }
 
 

@@ -8,6 +8,7 @@ that may only read and append history:
 | events, idempotency_keys | SELECT, INSERT | history is appended, never changed |
 | seats, game_secrets | SELECT, INSERT | written once, when a game is created |
 | jobs | SELECT, INSERT, UPDATE | a job's row moves through its states |
+| game_heads | SELECT, INSERT, UPDATE | what each game's events hide now, rewritten as it moves on |
 | alembic_version | SELECT | readiness and diagnostics may read the schema's revision |
 | sequence events_position_seq | USAGE, SELECT | positions; readers of the global feed read its last value |
 
@@ -27,7 +28,8 @@ from service.store.db import make_engine
 
 ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 APPEND_ONLY = ("events", "idempotency_keys", "seats", "game_secrets")
-TABLES = (*APPEND_ONLY, "jobs", "alembic_version")
+UPDATED = ("jobs", "game_heads")
+TABLES = (*APPEND_ONLY, *UPDATED, "alembic_version")
 POSITION_SEQUENCE = "events_position_seq"
 
 
@@ -42,7 +44,7 @@ def grant_statements(role: str, database: str, schema: str) -> list[str]:
         f'GRANT CONNECT ON DATABASE "{database}" TO {r}',
         f"GRANT USAGE ON SCHEMA {s} TO {r}",
         f"GRANT SELECT, INSERT ON {', '.join(f'{s}.{t}' for t in APPEND_ONLY)} TO {r}",
-        f"GRANT SELECT, INSERT, UPDATE ON {s}.jobs TO {r}",
+        f"GRANT SELECT, INSERT, UPDATE ON {', '.join(f'{s}.{t}' for t in UPDATED)} TO {r}",
         f"GRANT SELECT ON {s}.alembic_version TO {r}",
         f"GRANT USAGE, SELECT ON SEQUENCE {s}.{POSITION_SEQUENCE} TO {r}",
     ]

@@ -37,9 +37,14 @@ def insert_jobs(conn: Connection, game_id: str, jobs: Sequence[JobRequest], now:
     """Store ``jobs`` as pending rows in the caller's transaction; return their new ids."""
     if not jobs:
         return ()
-    rows = [_row(game_id, job, now) for job in jobs]
+    rows = new_rows(game_id, jobs, now)
     conn.execute(sa.insert(jobs_table), rows)
     return tuple(row["id"] for row in rows)
+
+
+def new_rows(game_id: str, jobs: Sequence[JobRequest], now: str) -> list[dict[str, Any]]:
+    """Return the rows of new pending jobs, each with a new id (for a recorder's own insert)."""
+    return [_row(game_id, job, now) for job in jobs]
 
 
 def _row(game_id: str, job: JobRequest, now: str) -> dict[str, Any]:

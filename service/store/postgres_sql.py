@@ -1,11 +1,12 @@
-"""The append's two statements on PostgreSQL, sent through psycopg on the pooled connection.
+"""The append's two statements and the reads on PostgreSQL, sent through psycopg on the pooled connection.
 
 Every action the service accepts runs these, so they skip SQLAlchemy's per-statement
 work (compiling, binding, wrapping the result), about a sixth of an action's CPU, and
 are prepared on the server after their first use (``prepare=True``). They run on the
 same connection and in the same transaction as the rest of the append
 (service/store/postgres.py): one reads the head, the idempotency key and takes the position
-lock; the other inserts the events and, in the same statement, the key. What they
+lock; the other inserts the events and, in the same statement, the key and the game's
+head (service/store/recorder.py ``heads``). What they
 store is what SQLAlchemy's statements stored (tests/service/test_store.py runs on both
 paths' results: the chain verifies, a repeat is answered from its key, a racing writer
 fails on the unique version).
@@ -44,15 +45,22 @@ _KEY_ROW = (
     " used AS (INSERT INTO idempotency_keys (game_id, key, fingerprint, first_version, last_version, created_at)"
     " VALUES (%s, %s, %s, %s, %s, %s))"
 )
+_HEAD_ROW = (
+    " head AS (INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since) VALUES (%s, %s, %s, %s)"
+    " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
+    " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version)"
+)
 
 
 @functools.cache
-def insert_statement(rows: int, with_key: bool) -> str:
+def insert_statement(rows: int, with_key: bool, with_head: bool = False) -> str:
     """Return the statement inserting ``rows`` events in version order (positions are taken
-    as the rows are made), and the key's row after their parameters when ``with_key``."""
+    as the rows are made), then the key's row when ``with_key`` and the game's head when
+    ``with_head``, their parameters in that order."""
     values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * rows)
     new = f"new AS (INSERT INTO events ({_COLUMNS}) VALUES {values} RETURNING version, position)"
-    return f"WITH {new}{',' + _KEY_ROW if with_key else ''} SELECT version, position FROM new"
+    more = ("," + _KEY_ROW if with_key else "") + ("," + _HEAD_ROW if with_head else "")
+    return f"WITH {new}{more} SELECT version, position FROM new"
 
 
 _SELECT_EVENTS = (
@@ -61,6 +69,15 @@ _SELECT_EVENTS = (
 )
 SELECT_EVENTS = _SELECT_EVENTS + " LIMIT ALL"  # one text with or without a limit: one prepared statement
 SELECT_SOME_EVENTS = _SELECT_EVENTS + " LIMIT %s"
+SELECT_ALL = (
+    "SELECT position, game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
+    " FROM events WHERE position > %s AND position <= %s ORDER BY position LIMIT %s"
+)
+SELECT_HEADS = (
+    "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
+    " WHERE g.game_id = ANY(%s)"
+    " AND g.version = (SELECT max(e.version) FROM events AS e WHERE e.game_id = g.game_id)"
+)
 
 
 @contextmanager
@@ -87,6 +104,23 @@ def select_events(raw: psycopg.Connection[Any], game_id: str, after: int, limit:
     return raw.execute(SELECT_SOME_EVENTS, (game_id, after, limit), prepare=True).fetchall()
 
 
+def select_all(raw: psycopg.Connection[Any], after: int, bound: int, limit: int) -> list[tuple[Any, ...]]:
+    """Return the rows of every game's events after position ``after`` up to ``bound``, at most ``limit``."""
+    return raw.execute(SELECT_ALL, (after, bound, limit), prepare=True).fetchall()
+
+
+def select_heads(raw: psycopg.Connection[Any], game_ids: Sequence[str]) -> list[tuple[Any, ...]]:
+    """Return (game_id, version, hidden_deal, hidden_since) of each game whose head row is at its last version."""
+    return raw.execute(SELECT_HEADS, (list(game_ids),), prepare=True).fetchall()
+
+
+def scalar(raw: psycopg.Connection[Any], statement: str, params: Sequence[Any]) -> Any:
+    """Return the one value of a one-row, one-column statement."""
+    row = raw.execute(statement, params, prepare=True).fetchone()
+    assert row is not None
+    return row[0]
+
+
 def driver(connection: Any) -> psycopg.Connection[Any]:
     """Return the psycopg connection under a SQLAlchemy ``Connection``."""
     raw: psycopg.Connection[Any] = connection.connection.driver_connection
@@ -104,13 +138,17 @@ def head_and_key(
 
 def insert_events(
     raw: psycopg.Connection[Any], rows: Sequence[dict[str, Any]], recorded_at: str, claim: tuple[str, str] | None,
+    head: tuple[int | None, int] | None = None,
 ) -> dict[int, int]:
-    """Insert the rows (and the key of ``claim``, when given); return each version's position."""
+    """Insert the rows (the key of ``claim`` and the game's ``head``, (hidden deal, since), when given);
+    return each version's position."""
     params: list[Any] = []
     for r in rows:
         params += (r["game_id"], r["version"], r["type"], r["schema_version"], r["data"], recorded_at,
                    r["idempotency_key"], r["hash"])
     if claim is not None:
         params += (rows[0]["game_id"], claim[0], claim[1], rows[0]["version"], rows[-1]["version"], recorded_at)
-    statement = insert_statement(len(rows), claim is not None)
+    if head is not None:
+        params += (rows[0]["game_id"], rows[-1]["version"], head[0], head[1])
+    statement = insert_statement(len(rows), claim is not None, head is not None)
     return {int(version): int(position) for version, position in raw.execute(statement, params, prepare=True)}

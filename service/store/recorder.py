@@ -19,6 +19,10 @@ and knowing which global positions are safe to serve. This class holds the rest:
 - Seats (token hashes only) and the secret seed live beside the log.
 - `read_all` reads every game's events by global position and never skips one that
   commits late (the backend's ``_committed_bound``).
+- Each change stores, in its transaction, what the game's events hide as of its last
+  version (a ``Concealment``, domain/views.py) in the game's row of ``game_heads``;
+  `heads` answers only where that row is at the game's last version, so a change stored
+  without one (or a game stored before the table) is never hidden by a stale row.
 
 Database errors are translated once, at this boundary (service/store/translate.py); malformed
 input raises ValueError before anything is written.
@@ -38,9 +42,10 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from domain.views import Concealment
 from service.hashing import GENESIS_HASH
 from service.ports.events import (
-    AppendResult, ConcurrencyError, GameExistsError, IdempotencyKeyReusedError, NewEvent, SeatRecord,
+    AppendResult, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, NewEvent, SeatRecord,
     StoredEvent, StoreError,
 )
 from service.ports.jobs import JobRequest
@@ -66,9 +71,9 @@ class Recorder:
 
     def create_game(
         self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
-        jobs: Sequence[JobRequest] = (),
+        jobs: Sequence[JobRequest] = (), concealment: Concealment | None = None,
     ) -> AppendResult:
-        """Store a new game's first events (versions 1..n), seats, secret and jobs in one transaction."""
+        """Store a new game's first events (versions 1..n), seats, secret, jobs and head in one transaction."""
         encoded = encode(events)
         check_seats(seats)
         now = self._now()
@@ -78,7 +83,7 @@ class Recorder:
                     raise GameExistsError(f"game {game_id!r} already exists")
                 self._announce_positions(conn)
                 rows = chained_rows(game_id, 0, GENESIS_HASH, encoded, now, None)
-                stored = self._insert(conn, game_id, rows, encoded, now, None)
+                stored = self._insert(conn, game_id, rows, encoded, now, None, concealment)
                 if seats:
                     conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
                 conn.execute(sa.insert(game_secrets_table).values(game_id=game_id, secret=secret, created_at=now))
@@ -95,20 +100,22 @@ class Recorder:
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
         jobs: Sequence[JobRequest] = (),
+        concealment: Concealment | None = None,
     ) -> AppendResult:
         """Append `events` after `expected_version`, all or nothing, once per idempotency key.
 
         Without an explicit `fingerprint`, a keyed request is fingerprinted by its events
-        (types, schema versions and payloads). ``jobs`` are stored in the same transaction
-        (not when the request is a repeat answered from its key), and their ids returned.
+        (types, schema versions and payloads). ``jobs`` and the game's head (with
+        ``concealment``, what its events hide after this change) are stored in the same
+        transaction (not when the request is a repeat answered from its key); the jobs' ids
+        are returned.
         """
         if expected_version < 0:
             raise ValueError(f"expected version must be 0 or more, not {expected_version}")
         encoded = encode(events)
         claim = None if idempotency_key is None else (idempotency_key, fingerprint or _fingerprint_of(encoded))
         try:
-            with self._transaction() as conn:
-                return self._append(conn, game_id, expected_version, encoded, claim, jobs)
+            return self._append_in_transaction(game_id, expected_version, encoded, claim, jobs, concealment)
         except self.RACE_ERRORS as error:
             # A concurrent writer committed this version (or this key) first, and this
             # transaction is void. Look again.
@@ -157,6 +164,19 @@ class Recorder:
                 query = query.where(c.position <= bound)
             return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in conn.execute(query)]
 
+    def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
+        """Return the head of each of these games whose row in ``game_heads`` is at its last version."""
+        if not game_ids:
+            return {}
+        with self._transaction(read_only=True) as conn:
+            rows = conn.execute(_SELECT_HEADS, {"ids": list(dict.fromkeys(game_ids))}).all()
+        return {str(row[0]): head_of(*row[1:]) for row in rows}
+
+    def remember_head(self, game_id: str, head: GameHead) -> None:
+        """Keep ``head`` in the game's row unless the row holds a later version (a game replayed to learn it)."""
+        with self._transaction() as conn:
+            conn.execute(_UPSERT_HEAD, head_params(game_id, head.version, head.concealment))
+
     def ping(self) -> None:
         """Run a trivial query; raise StoreUnavailableError when the database cannot answer."""
         with self._transaction(read_only=True) as conn:
@@ -202,20 +222,37 @@ class Recorder:
         return None
 
     def _append(
-        self, conn: Connection, game_id: str, expected_version: int, encoded: Sequence[Encoded],
-        claim: tuple[str, str] | None, jobs: Sequence[JobRequest],
+        self, conn: Any, game_id: str, expected_version: int, encoded: Sequence[Encoded],
+        claim: tuple[str, str] | None, jobs: Sequence[JobRequest], concealment: Concealment | None,
     ) -> AppendResult:
+        """Append in the open transaction of ``conn`` (SQLAlchemy's, or the driver's on a raw path)."""
         current, previous_hash, used = self._head_and_key(conn, game_id, None if claim is None else claim[0])
         if claim is not None and used is not None:
-            return _replay_of(conn, game_id, claim[0], claim[1], used)
+            return self._replay_of(conn, game_id, claim[0], claim[1], used)
         if current != expected_version:
             raise ConcurrencyError(game_id, expected_version, current)
         now = self._now()
         rows = chained_rows(game_id, current, previous_hash, encoded, now, None if claim is None else claim[0])
-        stored = self._insert(conn, game_id, rows, encoded, now, claim)
-        return AppendResult(stored, replayed=False, jobs=insert_jobs(conn, game_id, jobs, now))
+        stored = self._insert(conn, game_id, rows, encoded, now, claim, concealment)
+        return AppendResult(stored, replayed=False, jobs=self._insert_jobs(conn, game_id, jobs, now))
 
     # What each database does its own way.
+
+    def _append_in_transaction(
+        self, game_id: str, expected_version: int, encoded: Sequence[Encoded], claim: tuple[str, str] | None,
+        jobs: Sequence[JobRequest], concealment: Concealment | None,
+    ) -> AppendResult:
+        """Run ``_append`` in a writing transaction of its own."""
+        with self._transaction() as conn:
+            return self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment)
+
+    def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
+        """Return the result first stored under ``key``, read in the append's transaction."""
+        return _replay_of(conn, game_id, key, fingerprint_, used)
+
+    def _insert_jobs(self, conn: Any, game_id: str, jobs: Sequence[JobRequest], now: str) -> tuple[str, ...]:
+        """Store the change's jobs in its transaction; return their ids."""
+        return insert_jobs(conn, game_id, jobs, now)
 
     def _head_and_key(self, conn: Connection, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         """Return the game's version and last hash, and what ``key`` was used for (None: unused or no key).
@@ -227,10 +264,10 @@ class Recorder:
         return head_and_used(row.version, row.hash, row.fingerprint, row.first_version, row.last_version, key)
 
     def _insert(
-        self, conn: Connection, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
-        claim: tuple[str, str] | None,
+        self, conn: Any, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
+        claim: tuple[str, str] | None, concealment: Concealment | None,
     ) -> tuple[StoredEvent, ...]:
-        """Insert a batch's rows and, with a ``claim``, its idempotency key's row."""
+        """Insert a batch's rows, with a ``claim`` its idempotency key's row, with a ``concealment`` the game's head."""
         # One statement for the whole batch (SQLAlchemy's "insertmanyvalues"); positions are
         # taken row by row, in version order, which stored_batch confirms.
         returned = conn.execute(_INSERT_EVENTS, rows)
@@ -240,6 +277,8 @@ class Recorder:
                 "game_id": game_id, "key": claim[0], "fingerprint": claim[1],
                 "first_version": stored[0].version, "last_version": stored[-1].version, "created_at": now,
             })
+        if concealment is not None:
+            conn.execute(_UPSERT_HEAD, head_params(game_id, stored[-1].version, concealment))
         return stored
 
     def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
@@ -250,7 +289,7 @@ class Recorder:
     def _announce_positions(self, conn: Connection) -> None:
         """Make the positions this transaction will take known to ``_committed_bound`` (where needed)."""
 
-    def _committed_bound(self, conn: Connection) -> int | None:
+    def _committed_bound(self, conn: Any) -> int | None:
         """Return the highest position no transaction in flight can still commit below (None: no bound)."""
         return None
 
@@ -278,6 +317,16 @@ def head_and_used(
     if key is None or fingerprint_ is None:
         return version, hash_, None
     return version, hash_, UsedKey(fingerprint_, int(first), int(last))
+
+
+def head_params(game_id: str, version: int, concealment: Concealment) -> dict[str, Any]:
+    """Return the parameters of a game's row in ``game_heads``."""
+    return {"game_id": game_id, "version": version, "deal": concealment.deal, "since": concealment.since}
+
+
+def head_of(version: Any, deal: Any, since: Any) -> GameHead:
+    """Return the head a ``game_heads`` row holds."""
+    return GameHead(int(version), Concealment(None if deal is None else int(deal), int(since)))
 
 
 def _head(conn: Connection, game_id: str) -> tuple[int, str]:
@@ -309,12 +358,17 @@ def _replay(conn: Connection, game_id: str, key: str, fingerprint_: str) -> Appe
     return _replay_of(conn, game_id, key, fingerprint_, UsedKey(row.fingerprint, row.first_version, row.last_version))
 
 
-def _replay_of(conn: Connection, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
-    """Return the result first stored under `key`; raise if it was stored for another request."""
+def check_same_request(game_id: str, key: str, fingerprint_: str, used: UsedKey) -> None:
+    """Raise IdempotencyKeyReusedError when `key` was first used for a request of another fingerprint."""
     if used.fingerprint != fingerprint_:
         raise IdempotencyKeyReusedError(
             f"idempotency key {key!r} was already used for a different request in game {game_id!r}"
         )
+
+
+def _replay_of(conn: Connection, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
+    """Return the result first stored under `key`; raise if it was stored for another request."""
+    check_same_request(game_id, key, fingerprint_, used)
     events = _select_events(conn, game_id, after=used.first_version - 1, through=used.last_version)
     return AppendResult(tuple(events), replayed=True)
 
@@ -331,6 +385,21 @@ def _select_events(
 # than running them on a warm connection.
 _INSERT_EVENTS = sa.insert(events_table).returning(events_table.c.version, events_table.c.position)
 _INSERT_KEY = sa.insert(idempotency_keys_table)
+
+# A game's head: a row per game, rewritten by each change (never moved back to an earlier version).
+UPSERT_HEAD = (
+    "INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since) VALUES (:game_id, :version, :deal, :since)"
+    " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
+    " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version"
+)
+_UPSERT_HEAD = sa.text(UPSERT_HEAD)
+# The heads of some games, each only if its row is at the game's last version (one index probe each).
+SELECT_HEADS = (
+    "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
+    " WHERE g.game_id IN ({ids})"
+    " AND g.version = (SELECT max(e.version) FROM events AS e WHERE e.game_id = g.game_id)"
+)
+_SELECT_HEADS = sa.text(SELECT_HEADS.format(ids=":ids")).bindparams(sa.bindparam("ids", expanding=True))
 
 
 @functools.cache

@@ -57,6 +57,15 @@ game_secrets_table = sa.Table(
     sa.Column("created_at", sa.Text(), nullable=False),
 )
 
+game_heads_table = sa.Table(
+    "game_heads",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("hidden_deal", sa.Integer(), nullable=True),
+    sa.Column("hidden_since", sa.Integer(), nullable=False),
+)
+
 jobs_table = sa.Table(
     "jobs",
     metadata,

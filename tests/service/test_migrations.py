@@ -19,8 +19,8 @@ from service.ports.events import NewEvent
 from service.store.tables import metadata
 from tests.dbs import postgres_database, sqlite_url
 
-STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs"}
-HEAD = "0002"
+STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads"}
+HEAD = "0003"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
