@@ -204,7 +204,7 @@ def run_rounds(ours: Ours, theirs: Theirs, rounds: int, appends: int, batches: i
     """Run ``rounds`` interleaved rounds of every operation on both stores; return their timings."""
     mine, other = Side(), Side()
     for number in range(rounds):
-        order = [(ours, mine), (theirs, other)]
+        order: list[tuple[Ours | Theirs, Side]] = [(ours, mine), (theirs, other)]
         if number % 2:
             order.reverse()
         for store, side in order:

@@ -17,12 +17,13 @@ and knowing which global positions are safe to serve. This class holds the rest:
 - Each row's hash chains to the previous row's (service/hashing.py); `verify_chain`
   finds the first row that does not verify.
 - Seats (token hashes only) and the secret seed live beside the log.
-- `read_all` reads every game's events by global position and never skips one that
-  commits late (the backend's ``_committed_bound``).
+- `read_all` (each backend's own) reads every game's events by global position and never
+  skips one that commits late.
 - Each change stores, in its transaction, what the game's events hide as of its last
   version (a ``Concealment``, domain/views.py) in the game's row of ``game_heads``;
-  `heads` answers only where that row is at the game's last version, so a change stored
-  without one (or a game stored before the table) is never hidden by a stale row.
+  `heads` (each backend's own) answers only where that row is at the game's last
+  version, so a change stored without one (or a game stored before the table) is never
+  hidden by a stale row.
 
 Database errors are translated once, at this boundary (service/store/translate.py); malformed
 input raises ValueError before anything is written.
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -59,7 +61,7 @@ from service.store.translate import unavailable_as_store_error
 from service.store.tables import events_table, game_secrets_table, idempotency_keys_table, seats_table
 
 
-class Recorder:
+class Recorder(ABC):
     """Append-only, hash-chained event log per game, with seats, secrets and the jobs of each change."""
 
     # The errors by which a database says that a racing writer took the version or the key.
@@ -148,29 +150,17 @@ class Recorder:
         events = self._read(game_id, after, limit)
         return events if as_stored else contiguous(game_id, after, events)
 
+    @abstractmethod
     def read_all(self, after: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Return every game's events after global position `after`, in position order, at most `limit`.
 
         Never skips an event: a position is served only once no transaction that could
-        still commit a lower one is in flight (the backend's ``_committed_bound``).
+        still commit a lower one is in flight.
         """
-        if limit < 0:
-            raise ValueError(f"limit must be 0 or more, not {limit}")
-        c = events_table.c
-        with self._transaction(read_only=True) as conn:
-            bound = self._committed_bound(conn)
-            query = sa.select(events_table).where(c.position > after).order_by(c.position).limit(limit)
-            if bound is not None:
-                query = query.where(c.position <= bound)
-            return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in conn.execute(query)]
 
+    @abstractmethod
     def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
         """Return the head of each of these games whose row in ``game_heads`` is at its last version."""
-        if not game_ids:
-            return {}
-        with self._transaction(read_only=True) as conn:
-            rows = conn.execute(_SELECT_HEADS, {"ids": list(dict.fromkeys(game_ids))}).all()
-        return {str(row[0]): head_of(*row[1:]) for row in rows}
 
     def remember_head(self, game_id: str, head: GameHead) -> None:
         """Keep ``head`` in the game's row unless the row holds a later version (a game replayed to learn it)."""
@@ -289,10 +279,6 @@ class Recorder:
     def _announce_positions(self, conn: Connection) -> None:
         """Make the positions this transaction will take known to ``_committed_bound`` (where needed)."""
 
-    def _committed_bound(self, conn: Any) -> int | None:
-        """Return the highest position no transaction in flight can still commit below (None: no bound)."""
-        return None
-
     @contextmanager
     def _transaction(self, read_only: bool = False) -> Iterator[Connection]:
         """Run a transaction, translating "cannot reach or use the database" errors."""
@@ -393,13 +379,6 @@ UPSERT_HEAD = (
     " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version"
 )
 _UPSERT_HEAD = sa.text(UPSERT_HEAD)
-# The heads of some games, each only if its row is at the game's last version (one index probe each).
-SELECT_HEADS = (
-    "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
-    " WHERE g.game_id IN ({ids})"
-    " AND g.version = (SELECT max(e.version) FROM events AS e WHERE e.game_id = g.game_id)"
-)
-_SELECT_HEADS = sa.text(SELECT_HEADS.format(ids=":ids")).bindparams(sa.bindparam("ids", expanding=True))
 
 
 @functools.cache
