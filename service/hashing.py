@@ -27,3 +27,23 @@ def chain_hash(previous_hash: str, row: Mapping[str, Any]) -> str:
     """Return the hex SHA-256 of `previous_hash` followed by the canonical JSON of `row`."""
     content = {field: row[field] for field in HASHED_FIELDS}
     return hashlib.sha256((previous_hash + canonical_json(content)).encode("utf-8")).hexdigest()
+
+
+def _text(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def row_hash(
+    previous_hash: str, game_id: str, version: int, type_: str, schema_version: int, data_json: str, recorded_at: str,
+) -> str:
+    """Return ``chain_hash`` of a row whose data is given as its canonical JSON already.
+
+    The row's canonical JSON is put together around ``data_json`` (the keys in sorted
+    order) instead of serializing the data a second time: the same text, so the same hash.
+    """
+    content = (
+        '{"data":' + data_json + ',"game_id":' + _text(game_id) + ',"recorded_at":' + _text(recorded_at)
+        + ',"schema_version":' + str(int(schema_version)) + ',"type":' + _text(type_)
+        + ',"version":' + str(int(version)) + "}"
+    )
+    return hashlib.sha256((previous_hash + content).encode("utf-8")).hexdigest()

@@ -11,6 +11,9 @@ row and is replayed once, after which its row is kept.
 
 Unlike events, a row is updated as its game moves on.
 
+The index on events.game_id alone goes: the unique index on (game_id, version) serves
+every query by game, and each append no longer writes a second index.
+
 Revision ID: 0003
 Revises: 0002
 Create Date: 2025-01-03
@@ -30,7 +33,8 @@ depends_on: str | Sequence[str] | None = None
 
 
 def upgrade() -> None:
-    """Create the game_heads table."""
+    """Create the game_heads table; drop the index the unique (game_id, version) one makes redundant."""
+    op.drop_index("ix_events_game_id", table_name="events")
     op.create_table(
         "game_heads",
         sa.Column("game_id", sa.Text(), primary_key=True),
@@ -41,5 +45,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    """Drop the game_heads table."""
+    """Drop the game_heads table; index events by game_id again."""
     op.drop_table("game_heads")
+    op.create_index("ix_events_game_id", "events", ["game_id"])

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from service.hashing import canonical_json, chain_hash
+from service.hashing import canonical_json, chain_hash, row_hash
 from service.ports.events import NewEvent, SeatRecord, StoredEvent, StoreError
 
 
@@ -88,11 +88,11 @@ def chained_rows(
     """Return the batch's rows as stored (``data`` as its canonical JSON), each hash chained to the last."""
     rows: list[dict[str, Any]] = []
     for version, event in enumerate(encoded, start=after_version + 1):
-        row: dict[str, Any] = {"game_id": game_id, "version": version, "type": event.type,
-                               "schema_version": event.schema_version, "data": event.data,
-                               "recorded_at": recorded_at}
-        previous_hash = chain_hash(previous_hash, row)
-        rows.append(row | {"data": event.data_json, "idempotency_key": key, "hash": previous_hash})
+        previous_hash = row_hash(previous_hash, game_id, version, event.type, event.schema_version, event.data_json,
+                                 recorded_at)
+        rows.append({"game_id": game_id, "version": version, "type": event.type,
+                     "schema_version": event.schema_version, "data": event.data_json, "recorded_at": recorded_at,
+                     "idempotency_key": key, "hash": previous_hash})
     return rows
 
 

@@ -40,27 +40,35 @@ HEAD_AND_KEY = (
     " LEFT JOIN idempotency_keys AS k ON k.game_id = %(game_id)s AND k.key = %(key)s"
 )
 
-_COLUMNS = "game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
+# The batch's rows go in as arrays, one per column, so that the statement's text is the
+# same for any batch: psycopg parses it once and the server prepares it once (a VALUES
+# list per batch size is a new text each time, and a long one psycopg never caches).
+# Positions are taken in the order the rows are inserted: by version.
+_NEW_ROWS = (
+    "new AS (INSERT INTO events (game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash)"
+    " SELECT %(game_id)s, u.version, u.type, u.schema_version, u.data, %(now)s, %(key)s, u.hash"
+    " FROM unnest(%(versions)b::integer[], %(types)b::text[], %(schema_versions)b::integer[], %(data)b::text[],"
+    " %(hashes)b::text[]) AS u(version, type, schema_version, data, hash)"
+    " ORDER BY u.version RETURNING version, position)"
+)
 _KEY_ROW = (
     " used AS (INSERT INTO idempotency_keys (game_id, key, fingerprint, first_version, last_version, created_at)"
-    " VALUES (%s, %s, %s, %s, %s, %s))"
+    " VALUES (%(game_id)s, %(key)s, %(fingerprint)s, %(first)s, %(last)s, %(now)s))"
 )
 _HEAD_ROW = (
-    " head AS (INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since) VALUES (%s, %s, %s, %s)"
+    " head AS (INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since)"
+    " VALUES (%(game_id)s, %(last)s, %(deal)s, %(since)s)"
     " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
     " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version)"
 )
 
 
 @functools.cache
-def insert_statement(rows: int, with_key: bool, with_head: bool = False) -> str:
-    """Return the statement inserting ``rows`` events in version order (positions are taken
-    as the rows are made), then the key's row when ``with_key`` and the game's head when
-    ``with_head``, their parameters in that order."""
-    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * rows)
-    new = f"new AS (INSERT INTO events ({_COLUMNS}) VALUES {values} RETURNING version, position)"
+def insert_statement(with_key: bool, with_head: bool) -> str:
+    """Return the statement inserting a batch's events, then the key's row when ``with_key`` and the
+    game's head when ``with_head``."""
     more = ("," + _KEY_ROW if with_key else "") + ("," + _HEAD_ROW if with_head else "")
-    return f"WITH {new}{more} SELECT version, position FROM new"
+    return f"WITH {_NEW_ROWS}{more} SELECT version, position FROM new"
 
 
 _SELECT_EVENTS = (
@@ -76,7 +84,7 @@ SELECT_ALL = (
 SELECT_HEADS = (
     "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
     " WHERE g.game_id = ANY(%s)"
-    " AND g.version = (SELECT max(e.version) FROM events AS e WHERE e.game_id = g.game_id)"
+    " AND g.version = (SELECT e.version FROM events AS e WHERE e.game_id = g.game_id ORDER BY e.version DESC LIMIT 1)"
 )
 
 
@@ -140,15 +148,17 @@ def insert_events(
     raw: psycopg.Connection[Any], rows: Sequence[dict[str, Any]], recorded_at: str, claim: tuple[str, str] | None,
     head: tuple[int | None, int] | None = None,
 ) -> dict[int, int]:
-    """Insert the rows (the key of ``claim`` and the game's ``head``, (hidden deal, since), when given);
-    return each version's position."""
-    params: list[Any] = []
-    for r in rows:
-        params += (r["game_id"], r["version"], r["type"], r["schema_version"], r["data"], recorded_at,
-                   r["idempotency_key"], r["hash"])
+    """Insert the rows of one game's batch (the key of ``claim`` and the game's ``head``, (hidden deal,
+    since), when given); return each version's position."""
+    params: dict[str, Any] = {
+        "game_id": rows[0]["game_id"], "now": recorded_at, "key": rows[0]["idempotency_key"],
+        "versions": [r["version"] for r in rows], "types": [r["type"] for r in rows],
+        "schema_versions": [r["schema_version"] for r in rows], "data": [r["data"] for r in rows],
+        "hashes": [r["hash"] for r in rows], "first": rows[0]["version"], "last": rows[-1]["version"],
+    }
     if claim is not None:
-        params += (rows[0]["game_id"], claim[0], claim[1], rows[0]["version"], rows[-1]["version"], recorded_at)
+        params.update(key=claim[0], fingerprint=claim[1])
     if head is not None:
-        params += (rows[0]["game_id"], rows[-1]["version"], head[0], head[1])
-    statement = insert_statement(len(rows), claim is not None, head is not None)
+        params.update(deal=head[0], since=head[1])
+    statement = insert_statement(claim is not None, head is not None)
     return {int(version): int(position) for version, position in raw.execute(statement, params, prepare=True)}

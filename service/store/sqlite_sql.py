@@ -58,7 +58,7 @@ SELECT_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY p
 SELECT_HEADS = (
     "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
     " WHERE g.game_id IN (SELECT value FROM json_each(?))"
-    " AND g.version = (SELECT max(e.version) FROM events AS e WHERE e.game_id = g.game_id)"
+    " AND g.version = (SELECT e.version FROM events AS e WHERE e.game_id = g.game_id ORDER BY e.version DESC LIMIT 1)"
 )
 
 

@@ -23,7 +23,6 @@ events_table = sa.Table(
     sa.Column("idempotency_key", sa.Text(), nullable=True),
     sa.Column("hash", sa.Text(), nullable=False),
     sa.UniqueConstraint("game_id", "version", name="uq_events_game_id_version"),
-    sa.Index("ix_events_game_id", "game_id"),
     sqlite_autoincrement=True,
 )
 

@@ -22,6 +22,7 @@ def unavailable_as_store_error() -> Iterator[None]:
     """Raise StoreUnavailableError for the errors that mean "cannot reach or use the database"."""
     try:
         yield
-    except (OperationalError, InterfaceError, PoolTimeoutError, *postgres_sql.UNAVAILABLE, *sqlite_sql.UNAVAILABLE) as error:
+    except (OperationalError, InterfaceError, PoolTimeoutError, *postgres_sql.UNAVAILABLE,
+            *sqlite_sql.UNAVAILABLE) as error:
         cause = getattr(error, "orig", None) or error
         raise StoreUnavailableError(f"the event store is unavailable: {cause}") from error
