@@ -309,11 +309,9 @@ class GameService:
         """
         stored = self.store.read_all(after, limit)
         heads = self.heads([e.game_id for e in stored])
-        shown = [
-            {"position": e.position, "game_id": e.game_id, **_shown(e, None, heads[e.game_id].concealment)}
-            for e in stored
-        ]
-        return shown, (stored[-1].position if stored else after)
+        return [_shown(e, None, heads[e.game_id].concealment, spectated=True) for e in stored], (
+            stored[-1].position if stored else after
+        )
 
     def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
         """Return each game's last version and what its events hide there (games with no events left out).
@@ -364,14 +362,15 @@ def _new_events(events: Sequence[Event]) -> list[NewEvent]:
     return [NewEvent(type=name, data=data) for name, data in map(encode, events)]
 
 
-def _shown(stored: StoredEvent, seat: int | None, hidden: Concealment) -> dict[str, Any]:
-    return {
-        "version": stored.version,
-        "type": stored.type,
-        "data": redact_event(stored.type, stored.data, seat, hidden),
-        "recorded_at": stored.recorded_at,
-        "hash": stored.hash if is_hash_shown(hidden, stored.version) else None,
-    }
+def _shown(stored: StoredEvent, seat: int | None, hidden: Concealment, spectated: bool = False) -> dict[str, Any]:
+    """Return the event as ``seat`` may see it; in the feed (``spectated``) with its position and game."""
+    data = redact_event(stored.type, stored.data, seat, hidden)
+    hash_ = stored.hash if is_hash_shown(hidden, stored.version) else None
+    if spectated:
+        return {"position": stored.position, "game_id": stored.game_id, "version": stored.version,
+                "type": stored.type, "data": data, "recorded_at": stored.recorded_at, "hash": hash_}
+    return {"version": stored.version, "type": stored.type, "data": data, "recorded_at": stored.recorded_at,
+            "hash": hash_}
 
 
 def _fingerprint(seat: int, expected_version: int, action: Mapping[str, Any]) -> str:

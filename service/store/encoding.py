@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.scanner
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -63,7 +64,7 @@ def encode(events: Sequence[NewEvent]) -> tuple[Encoded, ...]:
             data_json.encode("utf-8")  # refuse lone surrogates before they reach the database
         except (TypeError, ValueError) as error:
             raise ValueError(f"event {index} ({event.type}) has data that is not JSON: {error}") from error
-        encoded.append(Encoded(event.type, event.schema_version, json.loads(data_json), data_json))
+        encoded.append(Encoded(event.type, event.schema_version, decode_data(data_json), data_json))
     return tuple(encoded)
 
 
@@ -120,12 +121,29 @@ def contiguous(game_id: str, after: int, events: list[StoredEvent]) -> list[Stor
     return events
 
 
+# The scanner that json.loads runs (json.scanner, C where built), called without the checks
+# json.loads makes around it on each call: a stored payload is canonical JSON, one value
+# with no whitespace around it. It halves the cost of decoding a page of events.
+_scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+
+def decode_data(text: str) -> Any:
+    """Return the payload stored as the JSON ``text``, as ``json.loads`` would (and as fast as it can)."""
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:
+        end = -1
+    if end != len(text):  # not one bare value: json.loads parses it in full, or says what is wrong
+        return json.loads(text)
+    return value
+
+
 def stored_event(
     position: int, game_id: str, version: int, type_: str, schema_version: int, data: str, recorded_at: str,
     idempotency_key: str | None, hash_: str,
 ) -> StoredEvent:
     """Return the event of a row read in the events table's column order."""
-    return StoredEvent(game_id, version, position, type_, schema_version, json.loads(data), recorded_at,
+    return StoredEvent(game_id, version, position, type_, schema_version, decode_data(data), recorded_at,
                        idempotency_key, hash_)
 
 

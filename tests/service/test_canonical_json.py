@@ -8,6 +8,7 @@ written here as literals, computed once.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 
 import pytest
@@ -15,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.hashing import GENESIS_HASH, canonical_json, chain_hash, row_hash
+from service.store.encoding import decode_data
 
 GOLDEN_OBJECT = {"b": [1, 2.5, None, True, -0.0, 10**20], "a": 'é ☃ "q" \\ \n', "c": {"z": 1, "y": "x"}}
 GOLDEN_TEXT = '{"a":"é ☃ \\"q\\" \\\\ \\n","b":[1,2.5,null,true,-0.0,100000000000000000000],"c":{"y":"x","z":1}}'
@@ -71,3 +73,21 @@ def test_the_row_hash_equals_the_chain_hash_of_the_same_row(
            "recorded_at": recorded_at}
     expected = chain_hash(previous, row)
     assert row_hash(previous, game_id, version, type_, schema_version, canonical_json(data), recorded_at) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_json)
+def test_stored_payloads_decode_as_json_loads_reads_them(value: object) -> None:
+    text = canonical_json(value)
+    assert decode_data(text) == json.loads(text)
+
+
+@pytest.mark.parametrize("text", [" {}", "{} ", '{"a":1}x', "", "nan", '{"a":NaN}', "[1,2"])
+def test_text_that_is_not_one_bare_value_decodes_or_fails_as_json_loads_says(text: str) -> None:
+    try:
+        expected: object = json.loads(text)
+    except ValueError as error:
+        with pytest.raises(type(error)):
+            decode_data(text)
+    else:
+        assert decode_data(text) == expected
