@@ -99,6 +99,34 @@ def bench_feed(
 
 
 
+@bench.command("hints")
+@click.option("--broker", required=True, help="Celery broker for the brokered server and its worker (redis://127.0.0.1:6379/N).")
+@click.option("--hints", default=100, show_default=True, help="Hints per runner and round.")
+@click.option("--rounds", default=4, show_default=True, help="Rounds, each runner in turn.")
+@click.option("--level", default=6, show_default=True, type=click.IntRange(1, 6), help="The hints' level.")
+@click.option("--clients", default=1, show_default=True, help="Clients asking at once.")
+@click.option("--poll", default=0.005, show_default=True, help="Seconds between reads of a pending hint.")
+@click.option("--wait", default=0.0, show_default=True, help="Read with ?wait=SECONDS (a long poll) instead of polling.")
+@click.option("--concurrency", default=2, show_default=True, help="Processes of the Celery worker's prefork pool.")
+@click.option("--database", default=None, help="Database URL (migrated; default: a throwaway PostgreSQL database, dropped after).")
+def bench_hints(
+    broker: str, hints: int, rounds: int, level: int, clients: int, poll: float, wait: float, concurrency: int,
+    database: str | None,
+) -> None:
+    """A hint's time from request to result as a client sees it: Celery beside the embedded runner."""
+    from lab.bench_hints import bench_hints as run, report
+
+    if min(hints, rounds, clients, concurrency) < 1 or poll < 0 or wait < 0:
+        raise click.UsageError("--hints, --rounds, --clients and --concurrency must be 1 or more")
+    click.echo(describe())
+    figures = run(broker, hints, rounds, level, clients, poll, wait, concurrency, database=database)
+    for line in report(figures):
+        click.echo(line)
+    click.echo(f"after: {describe()}")
+    if figures.errors:
+        raise SystemExit(1)
+
+
 @bench.command("ai")
 @click.option("--playouts", default=300, show_default=True, help="Whole-hand level-3 rollouts to time.")
 @click.option("--hints", default=20, show_default=True, help="Positions to time a hint on, at each level.")
