@@ -43,7 +43,7 @@ from lab.bench import percentile
 from lab.bench_api import _database, _served, _server_env
 from lab.bench_clients import BenchError, Client, Tally, choose, run_clients
 from service.jobs.warm import warm_fast_simulator
-from service.store.db import make_engine
+from service.store.db import make_engine, normalize_url
 from service.store.tables import jobs_table
 
 WORKER_START_SECONDS = 120.0
@@ -79,6 +79,7 @@ class HintFigures:
     celery: Runner
     job_ms: dict[str, list[float]]  # runner -> each job's milliseconds from its row's creation to its result
     errors: list[str]
+    database: str
 
     @property
     def p99_ratio(self) -> float:
@@ -222,13 +223,17 @@ def bench_hints(
                     tallies = _round(port, runner, positions, hints, clients, level, poll, wait, number * hints)
                     errors += [e for t in tallies for e in t.errors]
         job_ms = {"embedded": _job_ms(url, embedded.jobs), "celery": _job_ms(url, celery.jobs)}
-    return HintFigures(level, clients, poll, wait, concurrency, embedded, celery, job_ms, errors)
+        shown = normalize_url(url).render_as_string(hide_password=True)
+        if database is None:
+            shown = f"throwaway database {normalize_url(url).database} (dropped after)"
+    return HintFigures(level, clients, poll, wait, concurrency, embedded, celery, job_ms, errors, shown)
 
 
 def report(figures: HintFigures) -> list[str]:
     """Return the lines that describe a run."""
     how = f"?wait={figures.wait:g}" if figures.wait else f"polling every {figures.poll * 1000:g} ms"
     lines = [
+        f"database: {figures.database}",
         f"hints at level {figures.level}, {figures.clients} client(s) at a time, results read by {how};"
         f" Celery prefork pool of {figures.concurrency} processes",
     ]
