@@ -84,8 +84,7 @@ def create_insert_app(url: str, pool_size: int) -> Flask:
             with engine.connect() as conn, conn.begin():
                 found = postgres_sql.driver(conn).execute(statement, row, prepare=True).fetchone()
         else:
-            with sqlite_sql.write(engine) as raw:
-                found = raw.execute(statement, row).fetchone()
+            found = sqlite_sql.write(engine, lambda raw: raw.execute(statement, row).fetchone())
         assert found is not None
         return int(found[0])
 

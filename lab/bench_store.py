@@ -15,7 +15,8 @@ same JSON, encoded by ``json.dumps`` in the timed call as ours are made canonica
 it. Each backend's databases are fresh: a SQLite file each (WAL, the library's and our
 own defaults), or one throwaway PostgreSQL database holding both (dropped after). Rounds
 interleave the two stores (each round runs every operation on each, the first store
-alternating), so a burst of the machine's other work lands on both alike.
+alternating) in short blocks, so that a burst of the machine's other work (a disk busy with
+another's commits) lands on both alike.
 
 The figures: operations per second (the count over the sum of the calls' times), p50 and
 p99 per operation and store, and the ratio ours / theirs per operation; ``ratio BACKEND``
@@ -272,8 +273,8 @@ def postgres_pair(events: list[tuple[str, dict[str, Any]]], server: str) -> Iter
 
 
 def bench_store(
-    backends: tuple[str, ...] = ("sqlite", "postgresql"), rounds: int = 6, appends: int = 300, batches: int = 30,
-    reads: int = 300, server: str = DEFAULT_SERVER,
+    backends: tuple[str, ...] = ("sqlite", "postgresql"), rounds: int = 30, appends: int = 60, batches: int = 6,
+    reads: int = 60, server: str = DEFAULT_SERVER,
 ) -> list[BackendFigures]:
     """Measure both stores on each backend (see the module's docstring)."""
     events = payloads()

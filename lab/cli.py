@@ -50,10 +50,10 @@ def bench_api(clients: int, games: int, workers: int, database: str | None, roun
 
 @bench.command("store")
 @click.option("--backends", default="sqlite,postgresql", show_default=True, help="Backends to measure, as a comma list.")
-@click.option("--rounds", default=6, show_default=True, help="Interleaved rounds of every operation on both stores.")
-@click.option("--appends", default=300, show_default=True, help="Single-event appends per store and round.")
-@click.option("--batches", default=30, show_default=True, help="40-event batches per store and round.")
-@click.option("--reads", default=300, show_default=True, help="Reads of 40 events per store and round.")
+@click.option("--rounds", default=30, show_default=True, help="Interleaved rounds of every operation on both stores.")
+@click.option("--appends", default=60, show_default=True, help="Single-event appends per store and round.")
+@click.option("--batches", default=6, show_default=True, help="40-event batches per store and round.")
+@click.option("--reads", default=60, show_default=True, help="Reads of 40 events per store and round.")
 @click.option("--server", default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
               help="PostgreSQL server to make a throwaway database on (dropped after).")
 def bench_store(backends: str, rounds: int, appends: int, batches: int, reads: int, server: str) -> None:

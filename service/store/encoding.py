@@ -102,7 +102,8 @@ def stored_batch(
 ) -> tuple[StoredEvent, ...]:
     """Return the stored events of ``rows``; raise (the transaction is then void) if positions run out of order."""
     stored = tuple(
-        StoredEvent(position=positions[row["version"]], **{**row, "data": event.data})
+        StoredEvent(row["game_id"], row["version"], positions[row["version"]], row["type"], row["schema_version"],
+                    event.data, row["recorded_at"], row["idempotency_key"], row["hash"])
         for row, event in zip(rows, encoded)
     )
     if any(a.position >= b.position for a, b in zip(stored, stored[1:])):

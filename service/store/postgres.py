@@ -15,7 +15,7 @@ writing transaction holds readers back until it ends.
 Two writers at the same version both insert; the unique (game_id, version) index fails
 the loser's insert, which the common recorder turns into a ConcurrencyError.
 
-The append's two statements, the reads of a game's events, of the global feed and of the
+The append (its own transaction, on psycopg's connection), the reads of a game's events, of the global feed and of the
 games' heads go straight through psycopg on the pooled connection
 (service/store/postgres_sql.py): every action and every page runs them. Reads run
 without BEGIN and COMMIT (autocommit): under READ COMMITTED every statement of a
@@ -33,10 +33,12 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from domain.views import Concealment
-from service.ports.events import GameHead, StoredEvent
+from service.ports.events import AppendResult, GameHead, StoredEvent
+from service.ports.jobs import JobRequest
 from service.store import postgres_sql
 from service.store.encoding import Encoded, UsedKey, stored_batch, stored_event
-from service.store.recorder import Recorder, head_and_used, head_of
+from service.store.job_rows import new_rows
+from service.store.recorder import Recorder, check_same_request, head_and_used, head_of
 from service.store.translate import unavailable_as_store_error
 
 # Advisory-lock keys of writers in flight: (_POSITION_LOCK_SPACE << 40) + a position, so
@@ -63,13 +65,35 @@ class PostgresRecorder(Recorder):
 
     RACE_ERRORS = (IntegrityError, postgres_sql.IntegrityError)
 
-    def _head_and_key(self, conn: Connection, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
+    def _append_in_transaction(
+        self, game_id: str, expected_version: int, encoded: Sequence[Encoded], claim: tuple[str, str] | None,
+        jobs: Sequence[JobRequest], concealment: Concealment | None,
+    ) -> AppendResult:
+        # Three round trips: BEGIN with the head and the key, the insert, COMMIT.
+        with unavailable_as_store_error():
+            return postgres_sql.write(self._engine, lambda raw: self._append(
+                raw, game_id, expected_version, encoded, claim, jobs, concealment,
+            ))
+
+    def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
+        check_same_request(game_id, key, fingerprint_, used)
+        rows = postgres_sql.select_events_through(postgres_sql.driver(conn), game_id, used.first_version - 1,
+                                                  used.last_version)
+        return AppendResult(tuple(stored_event(*row) for row in rows), replayed=True)
+
+    def _insert_jobs(self, conn: Any, game_id: str, jobs: Sequence[JobRequest], now: str) -> tuple[str, ...]:
+        rows = new_rows(game_id, jobs, now)
+        if rows:
+            postgres_sql.insert_jobs(postgres_sql.driver(conn), rows)
+        return tuple(row["id"] for row in rows)
+
+    def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         # The position lock is taken in the same statement, before this transaction inserts anything.
         raw = postgres_sql.driver(conn)
         return head_and_used(*postgres_sql.head_and_key(raw, _HEAD_AND_KEY, game_id, key), key)
 
     def _insert(
-        self, conn: Connection, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
+        self, conn: Any, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
         claim: tuple[str, str] | None, concealment: Concealment | None,
     ) -> tuple[StoredEvent, ...]:
         # The events, the key and the game's head in one statement.

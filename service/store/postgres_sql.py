@@ -19,13 +19,17 @@ SQLAlchemy's (``IntegrityError``: a racing writer took the version or the key;
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine
 
 import psycopg
 
 IntegrityError = psycopg.IntegrityError
+
+T = TypeVar("T")
 
 UNAVAILABLE = (psycopg.OperationalError, psycopg.InterfaceError)
 
@@ -77,6 +81,15 @@ _SELECT_EVENTS = (
 )
 SELECT_EVENTS = _SELECT_EVENTS + " LIMIT ALL"  # one text with or without a limit: one prepared statement
 SELECT_SOME_EVENTS = _SELECT_EVENTS + " LIMIT %s"
+SELECT_EVENTS_THROUGH = (
+    "SELECT position, game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
+    " FROM events WHERE game_id = %s AND version > %s AND version <= %s ORDER BY version"
+)
+INSERT_JOB = (
+    "INSERT INTO jobs (id, game_id, kind, seat, level, for_version, request, state, attempts, created_at, updated_at)"
+    " VALUES (%(id)s, %(game_id)s, %(kind)s, %(seat)s, %(level)s, %(for_version)s, %(request)s, %(state)s,"
+    " %(attempts)s, %(created_at)s, %(updated_at)s)"
+)
 SELECT_ALL = (
     "SELECT position, game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
     " FROM events WHERE position > %s AND position <= %s ORDER BY position LIMIT %s"
@@ -112,6 +125,17 @@ def select_events(raw: psycopg.Connection[Any], game_id: str, after: int, limit:
     return raw.execute(SELECT_SOME_EVENTS, (game_id, after, limit), prepare=True).fetchall()
 
 
+def select_events_through(raw: psycopg.Connection[Any], game_id: str, after: int, through: int) -> list[tuple[Any, ...]]:
+    """Return the rows of the game's events after version ``after`` through ``through``, in version order."""
+    return raw.execute(SELECT_EVENTS_THROUGH, (game_id, after, through), prepare=True).fetchall()
+
+
+def insert_jobs(raw: psycopg.Connection[Any], rows: Sequence[dict[str, Any]]) -> None:
+    """Insert job rows (service/store/job_rows.py ``new_rows``)."""
+    with raw.cursor() as cursor:
+        cursor.executemany(INSERT_JOB, rows)
+
+
 def select_all(raw: psycopg.Connection[Any], after: int, bound: int, limit: int) -> list[tuple[Any, ...]]:
     """Return the rows of every game's events after position ``after`` up to ``bound``, at most ``limit``."""
     return raw.execute(SELECT_ALL, (after, bound, limit), prepare=True).fetchall()
@@ -130,16 +154,43 @@ def scalar(raw: psycopg.Connection[Any], statement: str, params: Sequence[Any]) 
 
 
 def driver(connection: Any) -> psycopg.Connection[Any]:
-    """Return the psycopg connection under a SQLAlchemy ``Connection``."""
+    """Return the psycopg connection under a SQLAlchemy ``Connection`` (or the one given)."""
+    if isinstance(connection, psycopg.Connection):
+        return connection
     raw: psycopg.Connection[Any] = connection.connection.driver_connection
     return raw
+
+
+def write(engine: Engine, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+    """Return ``work(connection)`` run in a transaction of its own on a pooled connection, committed after.
+
+    psycopg begins the transaction with the first statement (``head_and_key`` sends both at
+    once). It is rolled back when ``work`` (or the commit) raises; a connection whose
+    rollback fails is dropped from the pool.
+    """
+    lent = engine.raw_connection()
+    try:
+        raw: psycopg.Connection[Any] = lent.driver_connection  # type: ignore[assignment]
+        try:
+            done = work(raw)
+            raw.commit()
+            return done
+        except BaseException:
+            try:
+                raw.rollback()
+            except psycopg.Error:
+                lent.invalidate()
+            raise
+    finally:
+        lent.close()
 
 
 def head_and_key(
     raw: psycopg.Connection[Any], statement: str, game_id: str, key: str | None,
 ) -> tuple[Any, Any, Any, Any, Any]:
     """Run ``statement`` (HEAD_AND_KEY with its lock); return (version, hash, fingerprint, first, last)."""
-    row = raw.execute(statement, {"game_id": game_id, "key": key}, prepare=True).fetchone()
+    with raw.pipeline():  # the BEGIN that opens the transaction goes in the same round trip
+        row = raw.execute(statement, {"game_id": game_id, "key": key}, prepare=True).fetchone()
     assert row is not None  # the statement always returns its one row
     return row[0], row[1], row[2], row[3], row[4]
 

@@ -39,8 +39,10 @@ class SQLiteRecorder(Recorder):
         self, game_id: str, expected_version: int, encoded: Sequence[Encoded], claim: tuple[str, str] | None,
         jobs: Sequence[JobRequest], concealment: Concealment | None,
     ) -> AppendResult:
-        with unavailable_as_store_error(), sqlite_sql.write(self._engine) as raw:
-            return self._append(raw, game_id, expected_version, encoded, claim, jobs, concealment)
+        with unavailable_as_store_error():
+            return sqlite_sql.write(self._engine, lambda raw: self._append(
+                raw, game_id, expected_version, encoded, claim, jobs, concealment,
+            ))
 
     def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         return head_and_used(*sqlite_sql.head_and_key(sqlite_sql.driver(conn), game_id, key), key)

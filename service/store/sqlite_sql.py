@@ -17,18 +17,21 @@ recorder turns ``IntegrityError`` into a conflict or a refused batch.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import Engine
 
 IntegrityError = sqlite3.IntegrityError
 
+T = TypeVar("T")
+
 UNAVAILABLE = (sqlite3.OperationalError, sqlite3.InterfaceError)
 
 _EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
 
+HEAD = "SELECT version, hash FROM events WHERE game_id = ? ORDER BY version DESC LIMIT 1"
 HEAD_AND_KEY = (
     "SELECT h.version, h.hash, k.fingerprint, k.first_version, k.last_version"
     " FROM (SELECT 1) AS one"
@@ -92,20 +95,21 @@ def pooled(engine: Engine) -> Iterator[sqlite3.Connection]:
         lent.close()
 
 
-@contextmanager
-def write(engine: Engine) -> Iterator[sqlite3.Connection]:
-    """Run a writing transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) on a pooled connection.
+def write(engine: Engine, work: Callable[[sqlite3.Connection], T]) -> T:
+    """Return ``work(connection)`` run in a writing transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``)
+    on a pooled connection.
 
-    It is rolled back when the block raises; a connection whose rollback fails is dropped
-    from the pool rather than lent again in the middle of a transaction.
+    It is rolled back when ``work`` (or the commit) raises; a connection whose rollback fails
+    is dropped from the pool rather than lent again in the middle of a transaction.
     """
     lent = engine.raw_connection()
     try:
         raw: sqlite3.Connection = lent.driver_connection  # type: ignore[assignment]
         raw.execute("BEGIN IMMEDIATE")
         try:
-            yield raw
+            done = work(raw)
             raw.execute("COMMIT")
+            return done
         except BaseException:
             try:
                 if raw.in_transaction:
@@ -119,6 +123,9 @@ def write(engine: Engine) -> Iterator[sqlite3.Connection]:
 
 def head_and_key(raw: sqlite3.Connection, game_id: str, key: str | None) -> tuple[Any, Any, Any, Any, Any]:
     """Return (version, hash, fingerprint, first, last): the game's last event and the key's row (NULLs: none)."""
+    if key is None:  # the head alone: one probe of the (game_id, version) index
+        head = raw.execute(HEAD, (game_id,)).fetchone()
+        return (None, None, None, None, None) if head is None else (head[0], head[1], None, None, None)
     row = raw.execute(HEAD_AND_KEY, {"game_id": game_id, "key": key}).fetchone()
     assert row is not None  # the statement always returns its one row
     return row[0], row[1], row[2], row[3], row[4]
