@@ -13,14 +13,16 @@ Three operations, each timed one call at a time:
 Payloads are the events of a recorded game (lab/simulate.py), cycled; theirs are the
 same JSON, encoded by ``json.dumps`` in the timed call as ours are made canonical in
 it. Each backend's databases are fresh: a SQLite file each (WAL, the library's and our
-own defaults), or one throwaway PostgreSQL database holding both (dropped after). Rounds
-interleave the two stores (each round runs every operation on each, the first store
-alternating) in short blocks, so that a burst of the machine's other work (a disk busy with
-another's commits) lands on both alike.
+own defaults), or one throwaway PostgreSQL database holding both (dropped after). The two
+stores' calls take turns, one of each at a time (the first alternating), through rounds of
+every operation, so that a stall of the machine's other work (a disk busy with another's
+commits) falls on both alike.
 
 The figures: operations per second (the count over the sum of the calls' times), p50 and
-p99 per operation and store, and the ratio ours / theirs per operation; ``ratio BACKEND``
-is the lowest of the three (the store is at par only if it is at par on each).
+p99 per operation and store, this process's CPU time a call (the client side's work, and
+SQLite's, which runs in it; not PostgreSQL's server), and the ratio ours / theirs per
+operation; ``ratio BACKEND`` is the lowest of the three (the store is at par only if it is
+at par on each).
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ class Side:
     """One store's calls of each operation, in seconds."""
 
     seconds: dict[str, list[float]] = field(default_factory=lambda: {op: [] for op in OPERATIONS})
+    cpu: dict[str, list[float]] = field(default_factory=lambda: {op: [] for op in OPERATIONS})
 
     def per_second(self, operation: str) -> float:
         """Return calls per second of ``operation``: the count over the calls' total time."""
@@ -191,29 +194,31 @@ def _check(condition: bool) -> None:
         raise RuntimeError("a read did not return the events written")
 
 
-def _timed(calls: Iterator[Timed], into: list[float]) -> None:
-    """Run each call, adding its seconds to ``into`` (the setup in the generator is not timed)."""
+def _paired(ours: Iterator[Timed], theirs: Iterator[Timed], mine: Side, other: Side, op: str, flip: bool) -> None:
+    """Run the two stores' calls in turns, one of each at a time, keeping each call's seconds and CPU seconds.
+
+    A stall of the machine's (a disk busy with another's commits) then falls on either store
+    alike. The setup in the generators is not timed.
+    """
     gc.collect()
-    clock = time.perf_counter
-    for call in calls:
-        started = clock()
-        call()
-        into.append(clock() - started)
+    clock, cpu = time.perf_counter, time.process_time
+    for index, (a, b) in enumerate(zip(ours, theirs)):
+        turns = ((a, mine), (b, other)) if (index % 2 == 0) != flip else ((b, other), (a, mine))
+        for call, side in turns:
+            started, used = clock(), cpu()
+            call()
+            side.seconds[op].append(clock() - started)
+            side.cpu[op].append(cpu() - used)
 
 
 def run_rounds(ours: Ours, theirs: Theirs, rounds: int, appends: int, batches: int, reads: int) -> tuple[Side, Side]:
-    """Run ``rounds`` interleaved rounds of every operation on both stores; return their timings."""
+    """Run ``rounds`` rounds of every operation on both stores, their calls in turns; return their timings."""
     mine, other = Side(), Side()
     for number in range(rounds):
-        order: list[tuple[Ours | Theirs, Side]] = [(ours, mine), (theirs, other)]
-        if number % 2:
-            order.reverse()
-        for store, side in order:
-            _timed(store.appends(appends, 1), side.seconds["append"])
-        for store, side in order:
-            _timed(store.appends(batches, BATCH), side.seconds["batch"])
-        for store, side in order:
-            _timed(store.reads(reads), side.seconds["read"])
+        flip = number % 2 == 1
+        _paired(ours.appends(appends, 1), theirs.appends(appends, 1), mine, other, "append", flip)
+        _paired(ours.appends(batches, BATCH), theirs.appends(batches, BATCH), mine, other, "batch", flip)
+        _paired(ours.reads(reads), theirs.reads(reads), mine, other, "read", flip)
     return mine, other
 
 
@@ -301,7 +306,7 @@ def report(figures: list[BackendFigures]) -> list[str]:
                     f"{backend.backend:<10} {LABELS[op]:<22} {name:<15} {side.per_second(op):9,.0f}/s"
                     f" ({side.per_second(op) * per_call:10,.0f} events/s)"
                     f"  p50 {percentile(times, 0.5) * 1000:6.3f} ms  p99 {percentile(times, 0.99) * 1000:6.3f} ms"
-                    f"  ({len(times):,} calls)"
+                    f"  CPU {sum(side.cpu[op]) / len(times) * 1000:6.3f} ms a call  ({len(times):,} calls)"
                 )
             lines.append(f"{backend.backend:<10} {LABELS[op]:<22} ratio ours / theirs {backend.ratio(op):.2f}")
     lines += [f"ratio {backend.backend} {backend.lowest_ratio:.2f}" for backend in figures]

@@ -18,6 +18,6 @@ def test_the_store_benchmark_reports_every_operation_and_a_ratio_per_backend() -
         for operation in ("single-event appends", "40-event batches", "reads of 40 events"):
             for store in ("ours", "pyeventsourcing"):
                 # Each line counts its calls: the reads' checks passed (they raise on a short read).
-                assert re.search(rf"^{backend} +{operation} +{store} .*p50 .* ms  p99 .* ms  \(\d+ calls\)$",
+                assert re.search(rf"^{backend} +{operation} +{store} .*p50 .* ms  p99 .* ms  CPU .* ms a call  \(\d+ calls\)$",
                                  result.output, re.M), (backend, operation, store, result.output)
         assert re.search(rf"^ratio {backend} \d+\.\d\d$", result.output, re.M), result.output
