@@ -146,16 +146,21 @@ def is_hash_shown(hidden: Concealment, version: int) -> bool:
 
 
 # Events whose cards only the seat they name may see while their deal is in progress.
-_OWN_ONLY = {"KittyTaken", "CardsDiscarded", "CardsDrawn"}
+_OWN_ONLY = frozenset({"KittyTaken", "CardsDiscarded", "CardsDrawn"})
+# Events that hold cards someone may not see yet.
+_WITH_HIDDEN_CARDS = frozenset({"HandDealt", "DealerRan", "StockReshuffled", *_OWN_ONLY})
+
+
+def is_redacted(type_name: str, data: Mapping[str, Any], hidden: Concealment) -> bool:
+    """Tell whether some seat, or a spectator, sees less of an event than it holds, given what the game hides now."""
+    return type_name in _WITH_HIDDEN_CARDS and not hidden.is_finished(int(data.get("deal", 0)))
 
 
 def redact_event(
     type_name: str, data: Mapping[str, Any], seat: int | None, hidden: Concealment,
 ) -> dict[str, Any]:
     """Return an event's data as ``seat`` may see it, given what the game hides now (``concealment``)."""
-    if type_name not in ("HandDealt", "DealerRan", "StockReshuffled", *_OWN_ONLY):
-        return dict(data)
-    if hidden.is_finished(int(data.get("deal", 0))):
+    if not is_redacted(type_name, data, hidden):
         return dict(data)
     shown = dict(data)
     if type_name == "HandDealt":

@@ -17,7 +17,9 @@ another process):
 - the same pages hidden by replaying their games, as the service did before it kept
   heads (fewer of them: they are slow);
 - catching up: the whole feed from position 0 in pages of 1,000, and every long game's
-  events the same way: events per second.
+  events the same way: events per second, of wall time and of this process's CPU time (on
+  a machine shared with other work, the second says what the feed itself costs; SQLite's
+  work runs in this process, PostgreSQL's in its server).
 
 Each figure comes with the machine and its load (lab/machine.py).
 """
@@ -88,8 +90,8 @@ class FeedFigures:
     feed_pages_replayed: list[float]
     game_pages: list[float]
     game_pages_replayed: list[float]
-    feed_catch_up: tuple[int, float]  # events, seconds
-    game_catch_up: tuple[int, float]
+    feed_catch_up: tuple[int, float, float]  # events, seconds, CPU seconds of this process
+    game_catch_up: tuple[int, float, float]
 
 
 def template(events: Sequence[Any]) -> Template:
@@ -248,14 +250,14 @@ def measure(store: Recorder, built: Built, pages: int, replayed_pages: int, seed
     game_replayed = _timed_pages(replayed_pages, game_page(replaying), rng)
 
     service = GameService(store)
-    started, after, seen = time.perf_counter(), 0, 0
+    started, used, after, seen = time.perf_counter(), time.process_time(), 0, 0
     while True:
         page, after = service.feed(after, CATCH_UP_PAGE)
         if not page:
             break
         seen += len(page)
-    feed_catch_up = (seen, time.perf_counter() - started)
-    started, seen = time.perf_counter(), 0
+    feed_catch_up = (seen, time.perf_counter() - started, time.process_time() - used)
+    started, used, seen = time.perf_counter(), time.process_time(), 0
     for game_id in built.long_games:
         service, version = GameService(store), 0
         while True:
@@ -264,7 +266,7 @@ def measure(store: Recorder, built: Built, pages: int, replayed_pages: int, seed
             if more is None:
                 break
             version = more
-    game_catch_up = (seen, time.perf_counter() - started)
+    game_catch_up = (seen, time.perf_counter() - started, time.process_time() - used)
     backend = "postgresql" if type(store).__name__.startswith("Postgres") else "sqlite"
     return FeedFigures(backend, built, feed_pages, feed_replayed, game_pages, game_replayed, feed_catch_up,
                        game_catch_up)
@@ -325,9 +327,10 @@ def report(figures: FeedFigures) -> list[str]:
         return (f"{label}: median {percentile(times, 0.5) * 1000:7.2f} ms  p99 {percentile(times, 0.99) * 1000:7.2f} ms"
                 f"  ({len(times)} pages)")
 
-    def rate(label: str, catch_up: tuple[int, float]) -> str:
-        events, seconds = catch_up
-        return f"{label}: {events:,} events in {seconds:.1f} s, {events / seconds:,.0f} events/s"
+    def rate(label: str, catch_up: tuple[int, float, float]) -> str:
+        events, seconds, cpu = catch_up
+        return (f"{label}: {events:,} events in {seconds:.1f} s, {events / seconds:,.0f} events/s"
+                f" ({events / cpu:,.0f} per second of this process's CPU)")
 
     return [
         f"store: {figures.backend}, {built.events:,} events of {built.games:,} games, {len(built.long_games)} long games"

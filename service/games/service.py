@@ -35,7 +35,7 @@ from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from domain.state import GameState
-from domain.views import Concealment, concealment, is_hash_shown, redact_event, seat_view
+from domain.views import Concealment, concealment, is_hash_shown, is_redacted, redact_event, seat_view
 from service.errors import (
     GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
     VersionConflictError,
@@ -363,8 +363,13 @@ def _new_events(events: Sequence[Event]) -> list[NewEvent]:
 
 
 def _shown(stored: StoredEvent, seat: int | None, hidden: Concealment, spectated: bool = False) -> dict[str, Any]:
-    """Return the event as ``seat`` may see it; in the feed (``spectated``) with its position and game."""
-    data = redact_event(stored.type, stored.data, seat, hidden)
+    """Return the event as ``seat`` may see it; in the feed (``spectated``) with its position and game.
+
+    An event nobody sees less of keeps its data as read (the store decodes it for each read):
+    a page of 1,000 events makes 1,000 fewer dictionaries for the garbage collector to scan.
+    """
+    data = redact_event(stored.type, stored.data, seat, hidden) if is_redacted(stored.type, stored.data, hidden) \
+        else stored.data
     hash_ = stored.hash if is_hash_shown(hidden, stored.version) else None
     if spectated:
         return {"position": stored.position, "game_id": stored.game_id, "version": stored.version,
