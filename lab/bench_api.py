@@ -13,12 +13,14 @@ The run, in order:
    ``games`` complete games at once on the API over keep-alive connections, reading the
    view of the seat to act before each action (the interactive phase); each request is
    timed, and each game's actions are kept as its script.
-3. ``rounds`` rounds, each of two phases at the same concurrency, in turns (the first
-   alternating from round to round, so that a burst of the machine's other work lands on
-   both alike): the same clients play a share of the same games again (the same seeds,
-   so the same deals) by posting each script's actions back to back, without views (the
-   scripted phase: what the service does per action, and nothing else); and they post as
-   many baseline inserts, each an event of a recorded game, as those games took actions.
+3. ``rounds`` rounds, each of two phases in turns (the first alternating from round to
+   round, so that a burst of the machine's other work lands on both alike): the same
+   clients play a share of the same games again (the same seeds, so the same deals) by
+   posting each script's actions back to back, without views (the scripted phase: what
+   the service does per action, and nothing else); and each client posts as many baseline
+   inserts, each an event of a recorded game, as it posted actions in the round, so that
+   both phases load the servers alike. With as many games per round as clients, every
+   client has a game in every round.
 
 The figures: for each phase, requests, wall seconds, throughput and p50/p95/p99 latency,
 the ratio of action throughput (scripted) to insert throughput and of their p99s, every
@@ -152,7 +154,7 @@ class ApiFigures:
 
 def bench_api(
     clients: int = 8, games: int = 16, workers: int = 2, database: str | None = None,
-    progress: Progress | None = None, threads: int = 8, rounds: int = 4,
+    progress: Progress | None = None, threads: int = 8, rounds: int = 2,
 ) -> ApiFigures:
     """Run the phases (see the module's docstring) and return their figures."""
     advance = progress or (lambda _phase, _count: None)
@@ -176,14 +178,16 @@ def bench_api(
             game_cpu = _spent(started, cpu())
             scripted, inserted = _Rounds(), _Rounds()
             for number, group in enumerate(_groups(sorted(scripts), rounds)):
-                count = max(sum(len(scripts[g]) for g in group), clients)
+                # Each client posts as many inserts as it posts actions in this round, so that
+                # both phases spread their requests over the clients alike.
+                counts = [sum(len(scripts[g]) for g in group[i::clients]) for i in range(clients)]
 
                 def replay(group: list[int] = group) -> tuple[list[Tally], float]:
                     return run_clients(clients, lambda i, tally: _replay(port, i, clients, group, scripts, tally, advance))
 
-                def insert(number: int = number, count: int = count) -> tuple[list[Tally], float]:
+                def insert(number: int = number, counts: list[int] = counts) -> tuple[list[Tally], float]:
                     return run_clients(clients, lambda i, tally: _insert(
-                        insert_port, f"round-{number}-client-{i}", _share(count, clients, i), events, tally, advance,
+                        insert_port, f"round-{number}-client-{i}", counts[i], events, tally, advance,
                     ))
 
                 turns: list[tuple[_Rounds, Callable[[], tuple[list[Tally], float]], Callable[[], dict[int, float]]]]
@@ -283,10 +287,6 @@ def _insert(
             advance("inserts", 1)
     finally:
         client.close()
-
-
-def _share(total: int, clients: int, index: int) -> int:
-    return total // clients + (1 if index < total % clients else 0)
 
 
 def _phase(name: str, tallies: list[Tally], seconds: float, field: str, server_cpu: tuple[float, ...]) -> Phase:

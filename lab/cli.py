@@ -40,7 +40,7 @@ def bench_replay(games: int, runs: int) -> None:
 @click.option("--games", default=16, show_default=True, help="Complete games to play, over all clients.")
 @click.option("--workers", default=2, show_default=True, help="gunicorn processes (each with PITCH_THREADS threads, default 8).")
 @click.option("--database", default=None, help="Database URL to use (migrated; default: a throwaway database on postgresql://postgres@127.0.0.1:5432, dropped after).")
-@click.option("--rounds", default=4, show_default=True, help="Rounds of scripted actions and baseline inserts, in turns.")
+@click.option("--rounds", default=2, show_default=True, help="Rounds of scripted actions and baseline inserts, in turns.")
 def bench_api(clients: int, games: int, workers: int, database: str | None, rounds: int) -> None:
     """Actions/s and latency over HTTP (gunicorn, PostgreSQL) beside an endpoint storing one event-sized row."""
     from lab.cli_bench_api import run

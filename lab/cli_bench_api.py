@@ -14,7 +14,7 @@ import click
 from lab.bench_api import ApiFigures, Phase, bench_api, machine
 
 
-def run(clients: int, games: int, workers: int, database: str | None, rounds: int = 4) -> None:
+def run(clients: int, games: int, workers: int, database: str | None, rounds: int = 2) -> None:
     """Run the benchmark with a progress display and print its figures."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
