@@ -12,12 +12,13 @@ The run:
    that none is timed while it starts up or loads the fast simulator.
 3. Positions: games of four human seats, each played a different number of random legal
    actions through the API, so that hints are asked in the bidding and in the play.
-4. ``rounds`` rounds, each asking ``hints`` hints at ``level`` of each server in turn (the
-   first alternating), from ``clients`` client threads: a client posts the request, then
-   reads its ``Location`` until the hint is no longer pending, every ``poll`` seconds, or
-   with ``?wait=SECONDS`` when ``wait`` is set (a server that does not know it answers
-   at once, and the client polls). The time from sending the request to reading the
-   result is the hint's.
+4. ``rounds`` rounds of ``hints`` hints at ``level`` of each server, from ``clients`` client
+   threads, each asking one hint of each server in turn (the first alternating), so that a
+   burst of the machine's other work falls on both runners alike: a client posts the
+   request, then reads its ``Location`` until the hint is no longer pending, every ``poll``
+   seconds, or with ``?wait=SECONDS`` when ``wait`` is set (a server that does not know it
+   answers at once, and the client polls). The time from sending the request to reading
+   the result is the hint's.
 
 The figures: p50/p95/p99 of each runner, the ratio of the p99s (Celery / embedded), and
 the time each job took in its runner (from its row's creation to its result, as stored).
@@ -143,6 +144,7 @@ def _round(
     port: int, runner: Runner, positions: list[Position], hints: int, clients: int, level: int, poll: float,
     wait: float, offset: int,
 ) -> list[Tally]:
+    """Ask ``hints`` hints of one server from ``clients`` clients (the warm-up)."""
     def work(index: int, tally: Tally) -> None:
         client = Client(port, tally)
         try:
@@ -153,6 +155,30 @@ def _round(
                     runner.jobs.append(job_id)
         finally:
             client.close()
+
+    tallies, _ = run_clients(clients, work)
+    return tallies
+
+
+def _paired_round(
+    servers: list[tuple[int, Runner]], positions: list[Position], hints: int, clients: int, level: int,
+    poll: float, wait: float, offset: int, flip: bool,
+) -> list[Tally]:
+    """Ask ``hints`` hints of each server, each client asking one of each in turn (the first alternating)."""
+    def work(index: int, tally: Tally) -> None:
+        connections = [(Client(port, tally), runner) for port, runner in servers]
+        try:
+            for i in range(index, hints, clients):
+                position = positions[(offset + i) % len(positions)]
+                turns = connections if (i % 2 == 0) != flip else connections[::-1]
+                for client, runner in turns:
+                    seconds, job_id = _ask(client, position, level, poll, wait)
+                    with runner.lock:
+                        runner.seconds.append(seconds)
+                        runner.jobs.append(job_id)
+        finally:
+            for client, _ in connections:
+                client.close()
 
     tallies, _ = run_clients(clients, work)
     return tallies
@@ -217,11 +243,11 @@ def bench_hints(
             positions = _positions(embedded_port, games, rng)
             for port in (embedded_port, celery_port):  # every runner process up and warm before timing
                 _round(port, Runner("warm-up"), positions, 4 * max(workers, concurrency), 2, level, poll, wait, 0)
+            servers = [(embedded_port, embedded), (celery_port, celery)]
             for number in range(rounds):
-                turns = [(embedded_port, embedded), (celery_port, celery)]
-                for port, runner in turns if number % 2 == 0 else reversed(turns):
-                    tallies = _round(port, runner, positions, hints, clients, level, poll, wait, number * hints)
-                    errors += [e for t in tallies for e in t.errors]
+                tallies = _paired_round(servers, positions, hints, clients, level, poll, wait, number * hints,
+                                        flip=number % 2 == 1)
+                errors += [e for t in tallies for e in t.errors]
         job_ms = {"embedded": _job_ms(url, embedded.jobs), "celery": _job_ms(url, celery.jobs)}
         shown = normalize_url(url).render_as_string(hide_password=True)
         if database is None:
