@@ -41,33 +41,21 @@ from __future__ import annotations
 import os
 import platform
 import random
-import secrets
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import sqlalchemy as sa
 
 from domain.codec import encode
 from lab.bench import percentile
 from lab.simulate import random_game
 from lab.bench_clients import Client, Script, Tally, run_clients
-from lab.bench_serve import create_scratch_table, drop_scratch_table
-from service.store.db import make_engine, normalize_url
+from lab.bench_servers import served, server_env, server_version, spent, throwaway_database
+from service.store.db import normalize_url
 from service.jobs.warm import warm_fast_simulator
 
-DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
-STARTUP_SECONDS = 60.0
-DROP_SECONDS = 60.0
 
 Progress = Callable[[str, int], None]  # (phase, requests or games just done)
 
@@ -165,17 +153,17 @@ def bench_api(
     events = [encode(event) for event in random_game("bench-api-inserts")]
     rounds = max(1, min(rounds, games))
     load_before = os.getloadavg()
-    with _database(database) as url, tempfile.TemporaryDirectory(prefix="pitch-bench-api-") as folder:
-        server_version = _server_version(url)
-        env = _server_env(url, threads)
+    with throwaway_database(database) as url, tempfile.TemporaryDirectory(prefix="pitch-bench-api-") as folder:
+        server_version = server_version(url)
+        env = server_env(url, threads)
         scripts: dict[int, Script] = {}
-        with _served("pitch", env, workers, Path(folder) / "pitch.log") as (port, cpu), \
-                _served("insert", env, workers, Path(folder) / "insert.log") as (insert_port, insert_cpu):
+        with served("pitch", env, workers, Path(folder) / "pitch.log") as (port, cpu), \
+                served("insert", env, workers, Path(folder) / "insert.log") as (insert_port, insert_cpu):
             started = cpu()
             played, played_seconds = run_clients(
                 clients, lambda i, tally: _play(port, i, clients, games, scripts, tally, advance),
             )
-            game_cpu = _spent(started, cpu())
+            game_cpu = spent(started, cpu())
             scripted, inserted = _Rounds(), _Rounds()
             for number, group in enumerate(_groups(sorted(scripts), rounds)):
                 # Each client posts as many inserts as it posts actions in this round, so that
@@ -292,135 +280,6 @@ def _insert(
 def _phase(name: str, tallies: list[Tally], seconds: float, field: str, server_cpu: tuple[float, ...]) -> Phase:
     latencies = tuple(s for t in tallies for s in getattr(t, field))
     return Phase(name, len(latencies), seconds, latencies, server_cpu)
-
-
-def _worker_cpu(parent: int) -> dict[int, float]:
-    """Return the CPU seconds (user and system) of each child process of ``parent``, read from /proc."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    found: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == parent:  # fields[1] is the parent's pid; [11], [12] user and system ticks
-            found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
-    return found
-
-
-def _spent(before: dict[int, float], after: dict[int, float]) -> tuple[float, ...]:
-    """Return each worker's CPU seconds between two readings, busiest first."""
-    return tuple(sorted((after[pid] - before.get(pid, 0.0) for pid in after), reverse=True))
-
-
-@contextmanager
-def _database(given: str | None) -> Iterator[str]:
-    """Yield the URL of a migrated database with the scratch table: the given one, or a throwaway one."""
-    from service.store.migrate import upgrade
-
-    if given is not None:
-        upgrade(given)
-        create_scratch_table(given)
-        try:
-            yield given
-        finally:
-            drop_scratch_table(given)
-        return
-    server = normalize_url(DEFAULT_SERVER)
-    name = f"pitch_bench_{secrets.token_hex(6)}"
-    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        try:
-            url = server.set(database=name).render_as_string(hide_password=False)
-            upgrade(url)
-            create_scratch_table(url)
-            yield url
-        finally:
-            _drop(admin, name)
-    finally:
-        admin.dispose()
-
-
-def _drop(admin: sa.Engine, name: str) -> None:
-    """Drop the throwaway database, waiting out a server that is restarting (up to a minute)."""
-    deadline = time.monotonic() + DROP_SECONDS
-    while True:
-        try:
-            with admin.connect() as conn:
-                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            return
-        except sa.exc.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(1.0)
-
-
-def _server_env(url: str, threads: int) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PITCH_", "PROMETHEUS_"))}
-    # Every client connects from 127.0.0.1: the per-client write limit would refuse them.
-    env.update(PITCH_DATABASE_URL=url, PITCH_WRITE_RATE="0", PITCH_THREADS=str(threads))
-    return env
-
-
-@contextmanager
-def _served(
-    app: str, env: dict[str, str], workers: int, log_path: Path,
-) -> Iterator[tuple[int, Callable[[], dict[int, float]]]]:
-    """Run ``app`` under gunicorn on a free port until the block ends.
-
-    Yield the port once it answers, and a function reading each worker's CPU seconds so far.
-    """
-    port = _free_port()
-    argv = [sys.executable, "-m", "lab.bench_serve", app, "--port", str(port), "--workers", str(workers)]
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            _wait_until_ready(process, f"http://127.0.0.1:{port}" + ("/readyz" if app == "pitch" else "/healthz"), log_path)
-            yield port, lambda: _worker_cpu(process.pid)
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def _wait_until_ready(process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            tail = log_path.read_text(errors="replace")[-4000:]
-            raise RuntimeError(f"the benchmark server did not start ({url}):\n{tail}")
-        time.sleep(0.2)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _server_version(url: str) -> str:
-    engine = make_engine(url)
-    try:
-        with engine.connect() as conn:
-            if engine.dialect.name == "postgresql":
-                return f"PostgreSQL {conn.exec_driver_sql('SHOW server_version').scalar_one()}"
-            return f"SQLite {conn.exec_driver_sql('SELECT sqlite_version()').scalar_one()}"
-    finally:
-        engine.dispose()
 
 
 def _cpu_model() -> str:

@@ -41,7 +41,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from lab.bench import percentile
-from lab.bench_api import _database, _served, _server_env
+from lab.bench_servers import served, server_env, throwaway_database
 from lab.bench_clients import BenchError, Client, Tally, choose, run_clients
 from service.jobs.warm import warm_fast_simulator
 from service.store.db import make_engine, normalize_url
@@ -233,12 +233,12 @@ def bench_hints(
     rng = random.Random(7)
     embedded, celery = Runner("embedded"), Runner("celery")
     errors: list[str] = []
-    with _database(database) as url, tempfile.TemporaryDirectory(prefix="pitch-bench-hints-") as folder:
+    with throwaway_database(database) as url, tempfile.TemporaryDirectory(prefix="pitch-bench-hints-") as folder:
         # Every client asks for one seat again and again: the per-seat hint limit would refuse it.
-        plain = {**_server_env(url, threads=8), "PITCH_HINT_RATE": "0"}
+        plain = {**server_env(url, threads=8), "PITCH_HINT_RATE": "0"}
         brokered = {**plain, "PITCH_BROKER_URL": broker}
-        with _served("pitch", plain, workers, Path(folder) / "embedded.log") as (embedded_port, _), \
-                _served("pitch", brokered, workers, Path(folder) / "celery.log") as (celery_port, _), \
+        with served("pitch", plain, workers, Path(folder) / "embedded.log") as (embedded_port, _), \
+                served("pitch", brokered, workers, Path(folder) / "celery.log") as (celery_port, _), \
                 _celery_worker(brokered, concurrency, Path(folder) / "worker.log"):
             positions = _positions(embedded_port, games, rng)
             for port in (embedded_port, celery_port):  # every runner process up and warm before timing

@@ -1,10 +1,11 @@
-"""The event store's recorder: what every database does alike, over SQLAlchemy Core.
+"""The event store's recorder: what every database does alike (over SQLAlchemy Core where speed does not matter).
 
 A recorder is the adapter behind the ``EventLog`` port (service/ports/events.py). What
 differs by database lives in a subclass, one per backend (service/store/sqlite.py,
-service/store/postgres.py), as pyeventsourcing keeps one recorder per database:
-reading the head and taking the version, inserting a batch, reading a game's events,
-and knowing which global positions are safe to serve. This class holds the rest:
+service/store/postgres.py), as pyeventsourcing keeps one recorder per database: the
+append's transaction on the driver's own connection, reading the head and taking the
+version, inserting a batch, reading a game's events, the global feed (knowing which
+positions are safe to serve) and the games' heads. This class holds the rest:
 
 - `append` takes the version the caller last saw; of two writers at the same version
   exactly one wins, the other gets ``ConcurrencyError``. Versions run 1, 2, 3 ... per game
@@ -244,37 +245,24 @@ class Recorder(ABC):
         """Store the change's jobs in its transaction; return their ids."""
         return insert_jobs(conn, game_id, jobs, now)
 
-    def _head_and_key(self, conn: Connection, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
+    @abstractmethod
+    def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         """Return the game's version and last hash, and what ``key`` was used for (None: unused or no key).
 
         Read in one statement, so that if a racing writer's events are seen, the key it
         committed with them is seen too.
         """
-        row = conn.execute(_head_and_key_statement(key is not None), {"game_id": game_id, "key": key}).one()
-        return head_and_used(row.version, row.hash, row.fingerprint, row.first_version, row.last_version, key)
 
+    @abstractmethod
     def _insert(
         self, conn: Any, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
         claim: tuple[str, str] | None, concealment: Concealment | None,
     ) -> tuple[StoredEvent, ...]:
         """Insert a batch's rows, with a ``claim`` its idempotency key's row, with a ``concealment`` the game's head."""
-        # One statement for the whole batch (SQLAlchemy's "insertmanyvalues"); positions are
-        # taken row by row, in version order, which stored_batch confirms.
-        returned = conn.execute(_INSERT_EVENTS, rows)
-        stored = stored_batch(game_id, rows, encoded, {int(r.version): int(r.position) for r in returned})
-        if claim is not None:
-            conn.execute(_INSERT_KEY, {
-                "game_id": game_id, "key": claim[0], "fingerprint": claim[1],
-                "first_version": stored[0].version, "last_version": stored[-1].version, "created_at": now,
-            })
-        if concealment is not None:
-            conn.execute(_UPSERT_HEAD, head_params(game_id, stored[-1].version, concealment))
-        return stored
 
+    @abstractmethod
     def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
         """Return the stored rows of the game's events after ``after``, at most ``limit``, gaps and all."""
-        with self._transaction(read_only=True) as conn:
-            return _select_events(conn, game_id, after=after, limit=limit)
 
     def _announce_positions(self, conn: Connection) -> None:
         """Make the positions this transaction will take known to ``_committed_bound`` (where needed)."""
@@ -367,18 +355,13 @@ def _select_events(
     return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in rows]
 
 
-# The statements of every request, built once: building SQLAlchemy constructs costs more
-# than running them on a warm connection.
-_INSERT_EVENTS = sa.insert(events_table).returning(events_table.c.version, events_table.c.position)
-_INSERT_KEY = sa.insert(idempotency_keys_table)
-
+# The statements built once: building SQLAlchemy constructs costs more than running them.
 # A game's head: a row per game, rewritten by each change (never moved back to an earlier version).
-UPSERT_HEAD = (
+_UPSERT_HEAD = sa.text(
     "INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since) VALUES (:game_id, :version, :deal, :since)"
     " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
     " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version"
 )
-_UPSERT_HEAD = sa.text(UPSERT_HEAD)
 
 
 @functools.cache
@@ -389,29 +372,3 @@ def _select_events_statement(through: bool, limit: bool) -> sa.Select[Any]:
         query = query.where(c.version <= sa.bindparam("through"))
     query = query.order_by(c.version)
     return query.limit(sa.bindparam("limit", type_=sa.Integer())) if limit else query
-
-
-@functools.cache
-def _head_and_key_statement(with_key: bool) -> sa.Select[Any]:
-    c, k = events_table.c, idempotency_keys_table.c
-    head = (
-        sa.select(c.version, c.hash).where(c.game_id == sa.bindparam("game_id"))
-        .order_by(c.version.desc()).limit(1).subquery()
-    )
-    columns: list[Any] = [
-        sa.select(head.c.version).scalar_subquery().label("version"),
-        sa.select(head.c.hash).scalar_subquery().label("hash"),
-    ]
-    if with_key:
-        used = (
-            sa.select(k.fingerprint, k.first_version, k.last_version)
-            .where(k.game_id == sa.bindparam("game_id"), k.key == sa.bindparam("key")).subquery()
-        )
-        columns += [
-            sa.select(used.c.fingerprint).scalar_subquery().label("fingerprint"),
-            sa.select(used.c.first_version).scalar_subquery().label("first_version"),
-            sa.select(used.c.last_version).scalar_subquery().label("last_version"),
-        ]
-    else:
-        columns += [sa.null().label(name) for name in ("fingerprint", "first_version", "last_version")]
-    return sa.select(*columns)
