@@ -52,7 +52,7 @@ from domain.codec import encode
 from lab.bench import percentile
 from lab.simulate import random_game
 from lab.bench_clients import Client, Script, Tally, run_clients
-from lab.bench_servers import served, server_env, server_version, spent, throwaway_database
+from lab.bench_servers import database_version, served, server_env, spent, throwaway_database
 from service.store.db import normalize_url
 from service.jobs.warm import warm_fast_simulator
 
@@ -154,7 +154,7 @@ def bench_api(
     rounds = max(1, min(rounds, games))
     load_before = os.getloadavg()
     with throwaway_database(database) as url, tempfile.TemporaryDirectory(prefix="pitch-bench-api-") as folder:
-        server_version = server_version(url)
+        server_version = database_version(url)
         env = server_env(url, threads)
         scripts: dict[int, Script] = {}
         with served("pitch", env, workers, Path(folder) / "pitch.log") as (port, cpu), \

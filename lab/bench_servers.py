@@ -148,7 +148,7 @@ def _free_port() -> int:
         return port
 
 
-def server_version(url: str) -> str:
+def database_version(url: str) -> str:
     """Return the database server's name and version."""
     engine = make_engine(url)
     try:
