@@ -19,7 +19,7 @@ from domain.evolve import replay
 from domain.hand_actions import actions_of
 from domain.records import DealSpan, deal_spans
 from domain.state import GameState, HandState
-from domain.views import bids_of, is_deal_finished, redact_event
+from domain.views import bids_of, concealment, is_deal_finished, redact_event
 
 # The actions the live view shows while a deal is played, and the fields it shows of each.
 _PUBLIC_FIELDS = {
@@ -87,7 +87,7 @@ def game_hand_view(
     name, data = encode(span.dealt)
     score = next((e for e in segment if isinstance(e, HandScored)), None)
     key = next((e.key for e in segment if isinstance(e, DealKeyRevealed) and e.deal == span.dealt.deal), None)
-    view = hand_view(redact_event(name, data, seat, now), actions, state.hand, score, key, finished)
+    view = hand_view(redact_event(name, data, seat, concealment(now)), actions, state.hand, score, key, finished)
     view["first_version"] = span.start + 1
     view["last_version"] = span.end
     view["score_version"] = next(

@@ -11,10 +11,15 @@ Nor does anyone see the chain hash of an event of the deal being played: a hash 
 the event's hidden cards, and with the hashes around it anyone could hash each guess of
 a few drawn, discarded or kitty cards until one matched. The deal's first event, with
 every card of the deal, is beyond guessing, so the hashes before it give nothing away.
+
+Both depend on the game's current state only through ``concealment(state)``: which deal
+is being played and the version it began at. The event store keeps that value beside
+each game's log, so a page of events is hidden without replaying its games.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from domain.actions import action_of
@@ -100,6 +105,35 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
     return view
 
 
+@dataclass(frozen=True, slots=True)
+class Concealment:
+    """What the events of a game hide now, as a value small enough to keep beside its log.
+
+    ``deal`` is the number of the deal being played, whose cards (and those of any later
+    deal) stay hidden; ``since`` the version of the HandDealt that began it, from which on
+    the chain hashes stay hidden. ``deal`` is None when no deal is being played (between
+    deals, or the game is over): then nothing is hidden.
+    """
+
+    deal: int | None = None
+    since: int = 0
+
+    def is_finished(self, deal: int) -> bool:
+        """Tell whether deal number ``deal`` is over, so that all its cards may be shown."""
+        return self.deal is None or deal < self.deal
+
+
+NOTHING_HIDDEN = Concealment()
+
+
+def concealment(state: GameState) -> Concealment:
+    """Return what the game's events hide as of ``state``: the deal being played, if any."""
+    hand = state.hand
+    if state.ended is not None or hand is None or hand.phase == SCORED:
+        return NOTHING_HIDDEN
+    return Concealment(hand.deal, hand.first_version)
+
+
 def is_deal_finished(state: GameState, deal: int) -> bool:
     """Tell whether deal number ``deal`` is over, so that all its cards may be shown."""
     hand = state.hand
@@ -108,25 +142,27 @@ def is_deal_finished(state: GameState, deal: int) -> bool:
     return deal < hand.deal or hand.phase == SCORED
 
 
-def is_hash_shown(state: GameState, version: int) -> bool:
+def is_hash_shown(hidden: Concealment, version: int) -> bool:
     """Tell whether the chain hash of event ``version`` may be shown: not while its deal is played."""
-    hand = state.hand
-    if hand is None or is_deal_finished(state, hand.deal):
-        return True
-    return version < hand.first_version
+    return hidden.deal is None or version < hidden.since
 
 
 # Events whose cards only the seat they name may see while their deal is in progress.
-_OWN_ONLY = {"KittyTaken", "CardsDiscarded", "CardsDrawn"}
+_OWN_ONLY = frozenset({"KittyTaken", "CardsDiscarded", "CardsDrawn"})
+# Events that hold cards someone may not see yet.
+_WITH_HIDDEN_CARDS = frozenset({"HandDealt", "DealerRan", "StockReshuffled", *_OWN_ONLY})
+
+
+def is_redacted(type_name: str, data: Mapping[str, Any], hidden: Concealment) -> bool:
+    """Tell whether some seat, or a spectator, sees less of an event than it holds, given what the game hides now."""
+    return type_name in _WITH_HIDDEN_CARDS and not hidden.is_finished(int(data.get("deal", 0)))
 
 
 def redact_event(
-    type_name: str, data: Mapping[str, Any], seat: int | None, state: GameState,
+    type_name: str, data: Mapping[str, Any], seat: int | None, hidden: Concealment,
 ) -> dict[str, Any]:
-    """Return an event's data as ``seat`` may see it, given the game's current state."""
-    if type_name not in ("HandDealt", "DealerRan", "StockReshuffled", *_OWN_ONLY):
-        return dict(data)
-    if is_deal_finished(state, int(data.get("deal", 0))):
+    """Return an event's data as ``seat`` may see it, given what the game hides now (``concealment``)."""
+    if not is_redacted(type_name, data, hidden):
         return dict(data)
     shown = dict(data)
     if type_name == "HandDealt":

@@ -1,34 +1,39 @@
-"""``pitch bench api``: actions per second over HTTP against gunicorn and PostgreSQL, beside a bare insert.
+"""``pitch bench api``: actions per second over HTTP against gunicorn and PostgreSQL, beside a baseline insert.
 
 The run, in order:
 
 1. A database: a throwaway one created on the machine's PostgreSQL server (dropped at
    the end, whatever happens) or the one given; migrated to the latest schema, with the
    baseline's scratch table created (and dropped at the end when the database was given).
-2. The API served as ``pitch serve`` serves it (lab/bench_serve.py: gunicorn gevent
-   workers, JSON request logs, metrics), with the per-client write limit off because every
-   client comes from 127.0.0.1. ``clients`` threads (lab/bench_clients.py) play
-   ``games`` complete games at once over keep-alive connections, reading the view of the
-   seat to act before each action (the interactive phase); each request is timed, and each
-   game's actions are kept as its script.
-3. On the same server, the same clients play the same games again (the same seeds, so the
-   same deals) by posting each script's actions back to back, without views (the scripted
-   phase): what the service does per action, and nothing else, at the same concurrency.
-4. The baseline served by the same gunicorn settings: a route that inserts one row in
-   the same database through the same engine settings. The same clients post as many
-   inserts as the games took actions; each is timed.
+2. Two servers at once, each under the gunicorn settings of ``pitch serve`` (lab/bench_serve.py: gevent workers):
+   the API, with the per-client write limit off because every client comes from
+   127.0.0.1, and the baseline, a route that stores one event-sized row (a table shaped
+   and indexed as the events table, the payload made canonical JSON and hashed) through
+   the event store's own driver path. ``clients`` threads (lab/bench_clients.py) play
+   ``games`` complete games at once on the API over keep-alive connections, reading the
+   view of the seat to act before each action (the interactive phase); each request is
+   timed, and each game's actions are kept as its script.
+3. ``rounds`` rounds, each of two phases in turns (the first alternating from round to
+   round, so that a burst of the machine's other work lands on both alike): the same
+   clients play a share of the same games again (the same seeds, so the same deals) by
+   posting each script's actions back to back, without views (the scripted phase: what
+   the service does per action, and nothing else); and each client posts as many baseline
+   inserts, each an event of a recorded game, as it posted actions in the round, so that
+   both phases load the servers alike. With as many games per round as clients, every
+   client has a game in every round.
 
 The figures: for each phase, requests, wall seconds, throughput and p50/p95/p99 latency,
-the ratio of action throughput (scripted) to insert throughput, every status seen, whether every
-game finished, and the machine (cores, CPU model, Python, load average before and after).
-Throughput counts the timed requests over the phase's wall time. The server's CPU time in
-each phase (every gunicorn worker's user and system time, read from ``/proc`` when the
-clients start and when they finish) gives each request's cost independently of what else
-the machine runs, and each worker's share shows how evenly the connections were spread.
-In the interactive phase a client reads a view before each action, so that phase makes a
-little over two requests per action: its action ratio would be below one half even if every
-request cost what a bare insert does. Its figures therefore also give its requests of every
-kind per second, and their ratio to the inserts.
+the ratio of action throughput (scripted) to insert throughput and of their p99s, every
+status seen, whether every game finished, and the machine (cores, CPU model, Python, load
+average before and after). Throughput counts the timed requests over the phase's wall
+time (summed over the rounds). The server's CPU time in each phase (every gunicorn
+worker's user and system time, read from ``/proc`` when the clients start and when they
+finish) gives each request's cost independently of what else the machine runs, and each
+worker's share shows how evenly the connections were spread. In the interactive phase a
+client reads a view before each action, so that phase makes a little over two requests
+per action: its action ratio would be below one half even if every request cost what a
+bare insert does. Its figures therefore also give its requests of every kind per second,
+and their ratio to the inserts.
 """
 
 from __future__ import annotations
@@ -36,30 +41,21 @@ from __future__ import annotations
 import os
 import platform
 import random
-import secrets
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.request
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-import sqlalchemy as sa
-
+from domain.codec import encode
 from lab.bench import percentile
+from lab.simulate import random_game
 from lab.bench_clients import Client, Script, Tally, run_clients
-from lab.bench_serve import create_scratch_table, drop_scratch_table
-from service.store.db import make_engine, normalize_url
+from lab.bench_servers import database_version, served, server_env, spent, throwaway_database
+from service.store.db import normalize_url
 from service.jobs.warm import warm_fast_simulator
 
-DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
-STARTUP_SECONDS = 60.0
-DROP_SECONDS = 60.0
 
 Progress = Callable[[str, int], None]  # (phase, requests or games just done)
 
@@ -105,6 +101,7 @@ class ApiFigures:
     views: Phase
     inserts: Phase
     replayed: int  # scripted games that ended as their script did
+    rounds: int
     statuses: Counter[int]
     errors: tuple[str, ...]
     reconnects: int
@@ -115,6 +112,12 @@ class ApiFigures:
     def ratio(self) -> float:
         """Return action throughput (the scripted phase's) over insert throughput."""
         return self.actions.per_second / self.inserts.per_second if self.inserts.per_second else 0.0
+
+    @property
+    def p99_ratio(self) -> float:
+        """Return the scripted actions' p99 latency over the inserts' p99."""
+        insert = self.inserts.latency_ms(0.99)
+        return self.actions.latency_ms(0.99) / insert if insert else 0.0
 
     @property
     def played_ratio(self) -> float:
@@ -139,41 +142,50 @@ class ApiFigures:
 
 def bench_api(
     clients: int = 8, games: int = 16, workers: int = 2, database: str | None = None,
-    progress: Progress | None = None, threads: int = 8,
+    progress: Progress | None = None, threads: int = 8, rounds: int = 2,
 ) -> ApiFigures:
-    """Run both phases (see the module's docstring) and return their figures."""
+    """Run the phases (see the module's docstring) and return their figures."""
     advance = progress or (lambda _phase, _count: None)
     # Each worker warms the computer players' kernels as it starts (service/jobs/threads.py); on a
     # fresh install that compiles them, tens of CPU seconds that would land in the figures.
     # Compiled here first, the workers load them from numba's cache instead.
     warm_fast_simulator()
+    events = [encode(event) for event in random_game("bench-api-inserts")]
+    rounds = max(1, min(rounds, games))
     load_before = os.getloadavg()
-    with _database(database) as url, tempfile.TemporaryDirectory(prefix="pitch-bench-api-") as folder:
-        server_version = _server_version(url)
-        env = _server_env(url, threads)
+    with throwaway_database(database) as url, tempfile.TemporaryDirectory(prefix="pitch-bench-api-") as folder:
+        server_version = database_version(url)
+        env = server_env(url, threads)
         scripts: dict[int, Script] = {}
-        with _served("pitch", env, workers, Path(folder) / "pitch.log") as (port, cpu):
+        with served("pitch", env, workers, Path(folder) / "pitch.log") as (port, cpu), \
+                served("insert", env, workers, Path(folder) / "insert.log") as (insert_port, insert_cpu):
             started = cpu()
             played, played_seconds = run_clients(
                 clients, lambda i, tally: _play(port, i, clients, games, scripts, tally, advance),
             )
-            game_cpu = _spent(started, cpu())
-            started = cpu()
-            scripted, scripted_seconds = run_clients(
-                clients, lambda i, tally: _replay(port, i, clients, scripts, tally, advance),
-            )
-            scripted_cpu = _spent(started, cpu())
-        actions = sum(len(t.action_seconds) for t in scripted)
-        with _served("insert", env, workers, Path(folder) / "insert.log") as (port, cpu):
-            started = cpu()
-            inserted, inserted_seconds = run_clients(
-                clients, lambda i, tally: _insert(port, _share(max(actions, clients), clients, i), i, tally, advance),
-            )
-            insert_cpu = _spent(started, cpu())
+            game_cpu = spent(started, cpu())
+            scripted, inserted = _Rounds(), _Rounds()
+            for number, group in enumerate(_groups(sorted(scripts), rounds)):
+                # Each client posts as many inserts as it posts actions in this round, so that
+                # both phases spread their requests over the clients alike.
+                counts = [sum(len(scripts[g]) for g in group[i::clients]) for i in range(clients)]
+
+                def replay(group: list[int] = group) -> tuple[list[Tally], float]:
+                    return run_clients(clients, lambda i, tally: _replay(port, i, clients, group, scripts, tally, advance))
+
+                def insert(number: int = number, counts: list[int] = counts) -> tuple[list[Tally], float]:
+                    return run_clients(clients, lambda i, tally: _insert(
+                        insert_port, f"round-{number}-client-{i}", counts[i], events, tally, advance,
+                    ))
+
+                turns: list[tuple[_Rounds, Callable[[], tuple[list[Tally], float]], Callable[[], dict[int, float]]]]
+                turns = [(scripted, replay, cpu), (inserted, insert, insert_cpu)]
+                for into, phase, reader in turns if number % 2 == 0 else reversed(turns):
+                    into.run(phase, reader)
         shown = normalize_url(url).render_as_string(hide_password=True)
         if database is None:
             shown = f"throwaway database {normalize_url(url).database} (dropped after)"
-    tallies = played + scripted + inserted
+    tallies = played + scripted.tallies + inserted.tallies
     statuses: Counter[int] = Counter()
     for tally in tallies:
         statuses.update(tally.statuses)
@@ -181,15 +193,43 @@ def bench_api(
         clients=clients, workers=workers, threads=threads, database=shown,
         server_version=server_version, games=games, finished=sum(t.finished for t in played),
         game_requests=sum(sum(t.statuses.values()) for t in played),
-        actions=_phase("actions", scripted, scripted_seconds, "action_seconds", scripted_cpu),
+        actions=_phase("actions", scripted.tallies, scripted.seconds, "action_seconds", scripted.cpu()),
         played=_phase("played", played, played_seconds, "action_seconds", game_cpu),
         views=_phase("views", played, played_seconds, "view_seconds", game_cpu),
-        replayed=sum(t.finished for t in scripted),
-        inserts=_phase("inserts", inserted, inserted_seconds, "insert_seconds", insert_cpu),
+        replayed=sum(t.finished for t in scripted.tallies), rounds=rounds,
+        inserts=_phase("inserts", inserted.tallies, inserted.seconds, "insert_seconds", inserted.cpu()),
         statuses=statuses, errors=tuple(e for t in tallies for e in t.errors),
         reconnects=sum(t.reconnects for t in tallies),
         load_before=load_before, load_after=os.getloadavg(),
     )
+
+
+class _Rounds:
+    """One phase's rounds added up: the clients' tallies, wall seconds and each worker's CPU seconds."""
+
+    def __init__(self) -> None:
+        self.tallies: list[Tally] = []
+        self.seconds = 0.0
+        self._cpu: dict[int, float] = {}
+
+    def run(self, phase: Callable[[], tuple[list[Tally], float]], cpu: Callable[[], dict[int, float]]) -> None:
+        """Run one round of the phase, reading the server's CPU before and after."""
+        before = cpu()
+        tallies, seconds = phase()
+        after = cpu()
+        self.tallies += tallies
+        self.seconds += seconds
+        for pid, spent in after.items():
+            self._cpu[pid] = self._cpu.get(pid, 0.0) + spent - before.get(pid, 0.0)
+
+    def cpu(self) -> tuple[float, ...]:
+        """Return each worker's CPU seconds over every round, busiest first."""
+        return tuple(sorted(self._cpu.values(), reverse=True))
+
+
+def _groups(games: list[int], rounds: int) -> list[list[int]]:
+    """Split the games into ``rounds`` groups of nearly equal size, in order."""
+    return [games[i::rounds] for i in range(rounds)]
 
 
 def machine() -> str:
@@ -213,162 +253,33 @@ def _play(
         client.close()
 
 
-def _replay(port: int, index: int, clients: int, scripts: dict[int, Script], tally: Tally, advance: Progress) -> None:
+def _replay(
+    port: int, index: int, clients: int, group: list[int], scripts: dict[int, Script], tally: Tally, advance: Progress,
+) -> None:
     client = Client(port, tally)
     try:
-        for game in sorted(scripts)[index::clients]:
+        for game in group[index::clients]:
             client.replay_game(f"bench-api-{game}", scripts[game])
             advance("replayed", 1)
     finally:
         client.close()
 
 
-def _insert(port: int, count: int, index: int, tally: Tally, advance: Progress) -> None:
+def _insert(
+    port: int, game: str, count: int, events: list[tuple[str, dict[str, Any]]], tally: Tally, advance: Progress,
+) -> None:
     client = Client(port, tally)
     try:
-        for _ in range(count):
-            client.insert(f"client-{index}")
+        for version in range(1, count + 1):
+            client.insert(game, version, events[version % len(events)])
             advance("inserts", 1)
     finally:
         client.close()
 
 
-def _share(total: int, clients: int, index: int) -> int:
-    return total // clients + (1 if index < total % clients else 0)
-
-
 def _phase(name: str, tallies: list[Tally], seconds: float, field: str, server_cpu: tuple[float, ...]) -> Phase:
     latencies = tuple(s for t in tallies for s in getattr(t, field))
     return Phase(name, len(latencies), seconds, latencies, server_cpu)
-
-
-def _worker_cpu(parent: int) -> dict[int, float]:
-    """Return the CPU seconds (user and system) of each child process of ``parent``, read from /proc."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    found: dict[int, float] = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == parent:  # fields[1] is the parent's pid; [11], [12] user and system ticks
-            found[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
-    return found
-
-
-def _spent(before: dict[int, float], after: dict[int, float]) -> tuple[float, ...]:
-    """Return each worker's CPU seconds between two readings, busiest first."""
-    return tuple(sorted((after[pid] - before.get(pid, 0.0) for pid in after), reverse=True))
-
-
-@contextmanager
-def _database(given: str | None) -> Iterator[str]:
-    """Yield the URL of a migrated database with the scratch table: the given one, or a throwaway one."""
-    from service.store.migrate import upgrade
-
-    if given is not None:
-        upgrade(given)
-        create_scratch_table(given)
-        try:
-            yield given
-        finally:
-            drop_scratch_table(given)
-        return
-    server = normalize_url(DEFAULT_SERVER)
-    name = f"pitch_bench_{secrets.token_hex(6)}"
-    admin = sa.create_engine(server, isolation_level="AUTOCOMMIT", poolclass=sa.NullPool)
-    try:
-        with admin.connect() as conn:
-            conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
-        try:
-            url = server.set(database=name).render_as_string(hide_password=False)
-            upgrade(url)
-            create_scratch_table(url)
-            yield url
-        finally:
-            _drop(admin, name)
-    finally:
-        admin.dispose()
-
-
-def _drop(admin: sa.Engine, name: str) -> None:
-    """Drop the throwaway database, waiting out a server that is restarting (up to a minute)."""
-    deadline = time.monotonic() + DROP_SECONDS
-    while True:
-        try:
-            with admin.connect() as conn:
-                conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            return
-        except sa.exc.OperationalError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(1.0)
-
-
-def _server_env(url: str, threads: int) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PITCH_", "PROMETHEUS_"))}
-    # Every client connects from 127.0.0.1: the per-client write limit would refuse them.
-    env.update(PITCH_DATABASE_URL=url, PITCH_WRITE_RATE="0", PITCH_THREADS=str(threads))
-    return env
-
-
-@contextmanager
-def _served(
-    app: str, env: dict[str, str], workers: int, log_path: Path,
-) -> Iterator[tuple[int, Callable[[], dict[int, float]]]]:
-    """Run ``app`` under gunicorn on a free port until the block ends.
-
-    Yield the port once it answers, and a function reading each worker's CPU seconds so far.
-    """
-    port = _free_port()
-    argv = [sys.executable, "-m", "lab.bench_serve", app, "--port", str(port), "--workers", str(workers)]
-    with open(log_path, "wb") as log:
-        process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            _wait_until_ready(process, f"http://127.0.0.1:{port}" + ("/readyz" if app == "pitch" else "/healthz"), log_path)
-            yield port, lambda: _worker_cpu(process.pid)
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def _wait_until_ready(process: subprocess.Popen[bytes], url: str, log_path: Path) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
-    while True:
-        try:
-            with urllib.request.urlopen(url, timeout=2) as response:
-                if response.status == 200:
-                    return
-        except OSError:
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            tail = log_path.read_text(errors="replace")[-4000:]
-            raise RuntimeError(f"the benchmark server did not start ({url}):\n{tail}")
-        time.sleep(0.2)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _server_version(url: str) -> str:
-    engine = make_engine(url)
-    try:
-        with engine.connect() as conn:
-            if engine.dialect.name == "postgresql":
-                return f"PostgreSQL {conn.exec_driver_sql('SHOW server_version').scalar_one()}"
-            return f"SQLite {conn.exec_driver_sql('SELECT sqlite_version()').scalar_one()}"
-    finally:
-        engine.dispose()
 
 
 def _cpu_model() -> str:

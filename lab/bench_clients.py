@@ -152,9 +152,10 @@ class Client:
             raise BenchError(f"the replayed game {game} did not end with its script's last action")
         self.tally.finished += 1
 
-    def insert(self, name: str) -> None:
-        """Post one baseline insert."""
-        status, answer, seconds = self.call("POST", INSERT_PATH, {"client": name})
+    def insert(self, game: str, version: int, event: tuple[str, dict[str, Any]]) -> None:
+        """Post one baseline insert: ``event`` (type and data) as version ``version`` of ``game``."""
+        body = {"game": game, "version": version, "type": event[0], "data": event[1]}
+        status, answer, seconds = self.call("POST", INSERT_PATH, body)
         self.tally.insert_seconds.append(seconds)
         if status != 201:
             raise BenchError(f"the baseline insert answered {status}: {answer}")

@@ -2,11 +2,15 @@
 
 ``python -m lab.bench_serve pitch --port P --workers N`` serves the API exactly as
 ``pitch serve`` does (``create_app`` over ``Settings.from_env()``). ``... insert`` serves
-the baseline: a Flask app of one route that inserts one row in a scratch table of the
-same database, through an engine built by the same ``make_engine``, under the same
-gunicorn settings, so that the figures compare the service's own work with the least
-any endpoint writing to that database does. The baseline belongs to the benchmark: it
-is not part of the API and not in openapi.yaml.
+the baseline: a Flask app of one route that stores one event-sized row, under the same
+gunicorn settings, in the same database, through the same driver path as the event
+store's append (service/store/postgres_sql.py, service/store/sqlite_sql.py): a table
+shaped and indexed as ``events`` (an identity position, the unique (game, version)
+index), the posted payload made canonical JSON and hashed as an event row is, inserted
+by a prepared statement in a transaction of its own. So the figures compare the
+service's own work (reading the head, deciding, the key, the head row, the jobs) with
+the least any endpoint storing an event in that database does. The baseline belongs to
+the benchmark: it is not part of the API and not in openapi.yaml.
 
 Both are served by gevent workers, as ``pitch serve`` serves, the standard library patched
 before psycopg is imported (service/gunicorn_app.py); ``--worker-class gthread`` serves
@@ -17,11 +21,15 @@ it as the "before").
 from __future__ import annotations
 
 import argparse
-from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask, request
+
+from service.hashing import GENESIS_HASH, canonical_json, row_hash
+from service.store import postgres_sql, sqlite_sql
+from service.store.db import make_engine
+from service.store.encoding import stamp, utc_now
 
 INSERT_PATH = "/insert"
 
@@ -29,9 +37,21 @@ scratch = sa.MetaData()
 inserts_table = sa.Table(
     "bench_inserts",
     scratch,
-    sa.Column("id", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), sa.Identity(), primary_key=True),
-    sa.Column("client", sa.Text(), nullable=False),
+    sa.Column("position", sa.BigInteger().with_variant(sa.Integer(), "sqlite"), sa.Identity(), primary_key=True),
+    sa.Column("game_id", sa.Text(), nullable=False),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("type", sa.Text(), nullable=False),
+    sa.Column("schema_version", sa.Integer(), nullable=False),
+    sa.Column("data", sa.Text(), nullable=False),
     sa.Column("recorded_at", sa.Text(), nullable=False),
+    sa.Column("idempotency_key", sa.Text(), nullable=True),
+    sa.Column("hash", sa.Text(), nullable=False),
+    sa.UniqueConstraint("game_id", "version", name="uq_bench_inserts_game_id_version"),
+    sqlite_autoincrement=True,
+)
+_INSERT = (
+    "INSERT INTO bench_inserts (game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash)"
+    " VALUES ({marks}) RETURNING position"
 )
 
 
@@ -59,22 +79,32 @@ def drop_scratch_table(url: str) -> None:
 
 
 def create_insert_app(url: str, pool_size: int) -> Flask:
-    """Return the baseline app: ``POST /insert`` stores one row and answers its id (201)."""
-    from service.store.db import make_engine
+    """Return the baseline app: ``POST /insert`` stores one event-sized row and answers its position (201).
 
+    The body: ``{"game": ..., "version": ..., "type": ..., "data": {...}}``, one event of a game.
+    """
     app = Flask("pitch-bench-insert")
     engine = make_engine(url, pool_size)
+    postgres = engine.dialect.name == "postgresql"
+    statement = _INSERT.format(marks=", ".join(["%s" if postgres else "?"] * 8))
+
+    def insert(row: tuple[Any, ...]) -> int:
+        if postgres:
+            with engine.connect() as conn, conn.begin():
+                found = postgres_sql.driver(conn).execute(statement, row, prepare=True).fetchone()
+        else:
+            found = sqlite_sql.write(engine, lambda raw: raw.execute(statement, row).fetchone())
+        assert found is not None
+        return int(found[0])
 
     @app.post(INSERT_PATH)
-    def insert() -> Any:
+    def insert_row() -> Any:
         body = request.get_json()
-        with engine.begin() as conn:
-            row_id: int = conn.execute(
-                sa.insert(inserts_table)
-                .values(client=str(body["client"]), recorded_at=datetime.now(UTC).isoformat())
-                .returning(inserts_table.c.id)
-            ).scalar_one()
-        return {"id": row_id}, 201
+        game_id, version, kind = str(body["game"]), int(body["version"]), str(body["type"])
+        data = canonical_json(dict(body["data"]))
+        now = stamp(utc_now())
+        hashed = row_hash(GENESIS_HASH, game_id, version, kind, 1, data, now)
+        return {"position": insert((game_id, version, kind, 1, data, now, None, hashed))}, 201
 
     @app.get("/healthz")
     def health() -> Any:

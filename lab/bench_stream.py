@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from lab.bench import percentile
-from lab.bench_api import _database, _free_port, _server_env, _wait_until_ready
+from lab.bench_servers import _free_port, _wait_until_ready, server_env, throwaway_database
 from lab.bench_clients import Client, Tally, choose, run_clients
 from lab.bench_subscribers import Game, Player, Subscribers
 
@@ -90,7 +90,7 @@ def bench_stream(
     warm_fast_simulator()  # compiled here once; the servers load the kernels from numba's cache
     errors: list[str] = []
     with _database_of(database) as (url, shown), tempfile.TemporaryDirectory(prefix="pitch-bench-stream-") as folder:
-        env = _server_env(url, 8)
+        env = server_env(url, 8)
         env["PITCH_CONNECTIONS"] = str(subscribers + 100)
         logs = Path(folder)
         gthread = [sys.executable, "-m", "lab.bench_serve", "pitch", "--worker-class", "gthread"]
@@ -222,7 +222,7 @@ def _database_of(choice: str) -> Iterator[tuple[str, str]]:
         return
     from service.store.db import normalize_url
 
-    with _database(None if choice == "postgresql" else choice) as url:
+    with throwaway_database(None if choice == "postgresql" else choice) as url:
         name = normalize_url(url).database
         yield url, (f"a throwaway PostgreSQL database {name} (dropped after)" if choice == "postgresql"
                     else normalize_url(url).render_as_string(hide_password=True))

@@ -42,13 +42,91 @@ def bench_replay(games: int, runs: int) -> None:
 @click.option("--games", default=16, show_default=True, help="Complete games to play, over all clients.")
 @click.option("--workers", default=2, show_default=True, help="gunicorn processes (each with PITCH_THREADS threads, default 8).")
 @click.option("--database", default=None, help="Database URL to use (migrated; default: a throwaway database on postgresql://postgres@127.0.0.1:5432, dropped after).")
-def bench_api(clients: int, games: int, workers: int, database: str | None) -> None:
-    """Actions/s and latency over HTTP (gunicorn, PostgreSQL) beside a bare one-row insert endpoint."""
+@click.option("--rounds", default=2, show_default=True, help="Rounds of scripted actions and baseline inserts, in turns.")
+def bench_api(clients: int, games: int, workers: int, database: str | None, rounds: int) -> None:
+    """Actions/s and latency over HTTP (gunicorn, PostgreSQL) beside an endpoint storing one event-sized row."""
     from lab.cli_bench_api import run
 
-    run(clients, games, workers, database)
+    run(clients, games, workers, database, rounds)
 
 
+@bench.command("store")
+@click.option("--backends", default="sqlite,postgresql", show_default=True, help="Backends to measure, as a comma list.")
+@click.option("--rounds", default=30, show_default=True, help="Interleaved rounds of every operation on both stores.")
+@click.option("--appends", default=60, show_default=True, help="Single-event appends per store and round.")
+@click.option("--batches", default=6, show_default=True, help="40-event batches per store and round.")
+@click.option("--reads", default=60, show_default=True, help="Reads of 40 events per store and round.")
+@click.option("--server", default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
+              help="PostgreSQL server to make a throwaway database on (dropped after).")
+def bench_store(backends: str, rounds: int, appends: int, batches: int, reads: int, server: str) -> None:
+    """The event store beside pyeventsourcing's recorders: appends, batches and reads, ours / theirs per backend."""
+    from lab.bench_store import bench_store as run, report
+
+    chosen = tuple(b.strip() for b in backends.split(",") if b.strip())
+    if not chosen or not set(chosen) <= {"sqlite", "postgresql"}:
+        raise click.BadParameter("the backends are sqlite and postgresql", param_hint="--backends")
+    if min(rounds, appends, batches, reads) < 1:
+        raise click.UsageError("--rounds, --appends, --batches and --reads must be 1 or more")
+    click.echo(describe())
+    figures = run(chosen, rounds, appends, batches, reads, server)
+    for line in report(figures):
+        click.echo(line)
+    click.echo(f"after: {describe()}")
+
+
+@bench.command("feed")
+@click.option("--backend", type=click.Choice(["sqlite", "postgresql"]), default="sqlite", show_default=True)
+@click.option("--events", default=1_000_000, show_default=True, help="Events in the store.")
+@click.option("--long-games", default=4, show_default=True, help="Long games among them, each with a deal being played.")
+@click.option("--long-hands", default=195, show_default=True, help="Hands of each long game (~38 events a hand).")
+@click.option("--pages", default=200, show_default=True, help="Cold pages of 100 to time, of the feed and of a long game.")
+@click.option("--replayed-pages", default=10, show_default=True, help="Pages to time hidden by replaying their games.")
+@click.option("--server", default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
+              help="PostgreSQL server to make a throwaway database on (dropped after).")
+def bench_feed(
+    backend: str, events: int, long_games: int, long_hands: int, pages: int, replayed_pages: int, server: str,
+) -> None:
+    """Cold pages of the feed and of a game's events, and catching up, on a store of long games."""
+    from lab.bench_feed import bench_feed as run, report
+
+    if min(events, long_hands, pages) < 1 or long_games < 1 or replayed_pages < 0:
+        raise click.UsageError("--events, --long-games, --long-hands and --pages must be 1 or more")
+    click.echo(describe())
+    figures = run(backend, events, long_games=long_games, long_hands=long_hands, pages=pages,
+                  replayed_pages=replayed_pages, server=server)
+    for line in report(figures):
+        click.echo(line)
+    click.echo(f"after: {describe()}")
+
+
+
+
+@bench.command("hints")
+@click.option("--broker", required=True, help="Celery broker for the brokered server and its worker (redis://127.0.0.1:6379/N).")
+@click.option("--hints", default=100, show_default=True, help="Hints per runner and round.")
+@click.option("--rounds", default=4, show_default=True, help="Rounds, each runner in turn.")
+@click.option("--level", default=6, show_default=True, type=click.IntRange(1, 6), help="The hints' level.")
+@click.option("--clients", default=1, show_default=True, help="Clients asking at once.")
+@click.option("--poll", default=0.005, show_default=True, help="Seconds between reads of a pending hint.")
+@click.option("--wait", default=0.0, show_default=True, help="Read with ?wait=SECONDS (a long poll) instead of polling.")
+@click.option("--concurrency", default=2, show_default=True, help="Processes of the Celery worker's prefork pool.")
+@click.option("--database", default=None, help="Database URL (migrated; default: a throwaway PostgreSQL database, dropped after).")
+def bench_hints(
+    broker: str, hints: int, rounds: int, level: int, clients: int, poll: float, wait: float, concurrency: int,
+    database: str | None,
+) -> None:
+    """A hint's time from request to result as a client sees it: Celery beside the embedded runner."""
+    from lab.bench_hints import bench_hints as run, report
+
+    if min(hints, rounds, clients, concurrency) < 1 or poll < 0 or wait < 0:
+        raise click.UsageError("--hints, --rounds, --clients and --concurrency must be 1 or more")
+    click.echo(describe())
+    figures = run(broker, hints, rounds, level, clients, poll, wait, concurrency, database=database)
+    for line in report(figures):
+        click.echo(line)
+    click.echo(f"after: {describe()}")
+    if figures.errors:
+        raise SystemExit(1)
 
 
 @bench.command("stream")

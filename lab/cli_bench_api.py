@@ -14,12 +14,12 @@ import click
 from lab.bench_api import ApiFigures, Phase, bench_api, machine
 
 
-def run(clients: int, games: int, workers: int, database: str | None) -> None:
+def run(clients: int, games: int, workers: int, database: str | None, rounds: int = 2) -> None:
     """Run the benchmark with a progress display and print its figures."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    if min(clients, games, workers) < 1:
-        raise click.UsageError("--clients, --games and --workers must be 1 or more")
+    if min(clients, games, workers, rounds) < 1:
+        raise click.UsageError("--clients, --games, --workers and --rounds must be 1 or more")
     click.echo(f"machine: {machine()}, load {_load(os.getloadavg())}")
     with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn()) as progress:
         tasks = {"games": progress.add_task("games played", total=games)}
@@ -28,11 +28,11 @@ def run(clients: int, games: int, workers: int, database: str | None) -> None:
         def advance(phase: str, count: int) -> None:
             with lock:  # the clients' threads report at once; a phase's first report adds its bar
                 if phase not in tasks:
-                    label, total = {"replayed": ("games replayed", games)}.get(phase, ("bare inserts", None))
+                    label, total = {"replayed": ("games replayed", games)}.get(phase, ("baseline inserts", None))
                     tasks[phase] = progress.add_task(label, total=total)
             progress.advance(tasks[phase], count)
 
-        figures = bench_api(clients, games, workers, database, progress=advance)
+        figures = bench_api(clients, games, workers, database, progress=advance, rounds=rounds)
     for line in report(figures):
         click.echo(line)
     if figures.finished != figures.games or figures.replayed != figures.games or figures.errors or figures.server_errors:
@@ -52,8 +52,10 @@ def report(figures: ApiFigures) -> list[str]:
         _line("played", figures.played, "POST /v1/games/{id}/actions, a view read before each"),
         _line("views", figures.views, "GET /v1/games/{id} as the seat to act, between actions"),
         _line("actions", figures.actions, "POST /v1/games/{id}/actions, the same games' actions back to back"),
-        _line("inserts", figures.inserts, "POST /insert: one row, the baseline"),
+        _line("inserts", figures.inserts, "POST /insert: one event-sized row, indexed and hashed, the baseline"),
+        f"rounds: {figures.rounds}, the scripted actions and the inserts in turns, the first alternating",
         f"action throughput / insert throughput: {figures.ratio:.2f}",
+        f"action p99 / insert p99: {figures.p99_ratio:.2f}",
         f"played with views: actions {figures.played_ratio:.2f} of the insert throughput; every request "
         f"(creates, views, actions) {figures.game_requests:,} at {figures.requests_per_second:,.1f}/s, "
         f"{figures.request_ratio:.2f}",

@@ -8,6 +8,8 @@ games reach their end in a realistic number of hands. Deals come from a client-s
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Any
 
 from domain.actions import Command, DeclareTrump, MakeBid, Pass
 from domain.dealing import start_game
@@ -22,12 +24,16 @@ from domain.state import GameState
 
 def random_game(
     seed: str, preset: str = "team-auction", bid_rate: float = 0.25, max_hands: int | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> list[Event]:
-    """Return every event of one game played by the random policy: to its end, or ``max_hands`` hands."""
+    """Return every event of one game played by the random policy: to its end, or ``max_hands`` hands.
+
+    ``options`` change the preset's rules (a high ``target_score`` makes a long game).
+    """
     rng = random.Random(seed)
     secret = seed_from_text(seed)
     deals = SeededDeals(secret)
-    rules = resolve_rules(preset, {})
+    rules = resolve_rules(preset, options or {})
     events: list[Event] = list(start_game(
         rules, preset, [SeatSpec("human")] * rules.players, first_dealer(secret, rules.players),
         commit(secret, "client"), deals,

@@ -23,7 +23,7 @@ from domain.evolve import evolve, replay
 from domain.hand_view import game_hand_view, hand_view
 from domain.records import HandRecord, parse_record, record_data, records_of_game
 from domain.state import INITIAL
-from domain.views import is_deal_finished, is_hash_shown
+from domain.views import concealment, is_deal_finished, is_hash_shown
 from service.errors import AppError, GameNotFoundError
 from service.games import GameService, is_game_id
 from service.ports.events import StoredEvent
@@ -110,7 +110,7 @@ class AuditService:
             "intact": first_bad is None, "first_bad_version": first_bad, "events": len(stored),
             "head_version": head.version if head else 0,
             # A hash of the deal being played would let anyone test guesses of its hidden cards.
-            "head_hash": head.hash if head and is_hash_shown(now, head.version) else None,
+            "head_hash": head.hash if head and is_hash_shown(concealment(now), head.version) else None,
             "unreadable_version": unreadable,
         }
         hands = [_hand_check(c, stored) for c in checks]

@@ -24,13 +24,16 @@ import threading
 from typing import Any
 
 from celery import Celery, Task
-from celery.signals import celeryd_after_setup, setup_logging, worker_process_init, worker_ready, worker_shutdown
+from celery.signals import (
+    celeryd_after_setup, setup_logging, worker_init, worker_process_init, worker_ready, worker_shutdown,
+)
 
 from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.jobs.broker import RUN_JOB_TASK, CeleryDispatcher
 from service.logs import configure_logging, json_line
 from service.metrics import PrometheusMetrics, serve_metrics
+from service.ports.events import StoreUnavailableError
 from service.jobs.warm import warm_fast_simulator
 
 log = logging.getLogger(__name__)
@@ -90,11 +93,13 @@ def create_celery(settings: Settings) -> Celery:
 
     sweeper = _Sweeper(process, every=max(0.5, lease / 4))
     worker_ready.connect(sweeper.start, weak=False)
-    # Warm the Monte Carlo players' fast simulator in every process that runs tasks (the
-    # prefork children, or the main process of a solo or threads pool), in a thread: a cold
-    # compile outlasts Celery's limit on a child's start-up.
-    worker_process_init.connect(_warm_in_background, weak=False)
-    worker_ready.connect(_warm_in_background, weak=False)
+    # The Monte Carlo players' fast simulator is warmed in the main process before its pool
+    # starts (worker_init), with no time limit: prefork children are forked from it with the
+    # kernels loaded, so none, nor any that replaces one, waits for them on its first hint
+    # (a solo or threads pool runs tasks in the main process itself). Each child then makes
+    # its services and its first database connection as it starts, not on its first job.
+    worker_init.connect(_warm, weak=False)
+    worker_process_init.connect(_Child(process).start, weak=False)
     worker_shutdown.connect(sweeper.stop, weak=False)
     if settings.worker_metrics_port is not None:
         worker_ready.connect(_MetricsEndpoint(process).start, weak=False)
@@ -144,8 +149,22 @@ def say_json(message: str, _file: Any = None) -> None:
     os.write(2, (json_line("warning", "celery.apps.worker", message) + "\n").encode())
 
 
-def _warm_in_background(**_: Any) -> None:
-    threading.Thread(target=warm_fast_simulator, name="pitch-fastsim-warm", daemon=True).start()
+def _warm(**_: Any) -> None:
+    warm_fast_simulator()
+
+
+class _Child:
+    """A pool process starting: its services and a database connection, before its first job."""
+
+    def __init__(self, process: _Process) -> None:
+        self._process = process
+
+    def start(self, **_: Any) -> None:
+        services = self._process.services()
+        try:
+            services.games.store.ping()
+        except StoreUnavailableError:  # the first job will try again, as every job does
+            log.warning("the database could not be reached as a pool process started", exc_info=True)
 
 
 class _Sweeper:

@@ -10,7 +10,7 @@
   index, as for moves), and an index for the sweep's one query of overdue jobs.
 
 Revision ID: 0004
-Revises: 0002
+Revises: 0003
 Create Date: 2025-01-04
 """
 
@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0004"
-down_revision: str | Sequence[str] | None = "0002"
+down_revision: str | Sequence[str] | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

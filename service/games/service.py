@@ -2,9 +2,15 @@
 
 Each use case loads the state by replaying the log, asks the domain what happens, and
 appends the resulting events with the version it decided on as the expected version,
-together with the jobs the new state calls for (service/games/outbox.py): the event store
-writes both in one transaction, and the jobs are dispatched after the commit. A dispatch
-that fails leaves the job's row pending, for the sweep to send again.
+together with the jobs the new state calls for (service/games/outbox.py) and what the
+game's events hide in it (domain/views.py ``concealment``): the event store writes them
+all in one transaction, and the jobs are dispatched after the commit. A dispatch that
+fails leaves the job's row pending, for the sweep to send again.
+
+Pages of events (a game's, or every game's feed) are hidden by what the store kept
+beside each game's log, read after the page: their cost depends on the page, not on how
+long its games are. A game the store keeps nothing current for (stored before it kept
+heads) is replayed once, and what it hides kept from then on.
 
 After each commit the service also tells a ``Notifier`` (service/ports/notify.py) that the
 game moved, which wakes the live streams of every process; the store stays the truth.
@@ -33,7 +39,7 @@ from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from domain.state import GameState
 from domain.tables import holder_acting
-from domain.views import is_hash_shown, redact_event, seat_view
+from domain.views import Concealment, concealment, is_hash_shown, is_redacted, redact_event, seat_view
 from service.errors import (
     GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
     VersionConflictError,
@@ -48,7 +54,7 @@ from service.hashing import canonical_json
 from service.logs import current_request_id
 from service.metrics import Metrics, NoMetrics
 from service.ports.events import (
-    AppendResult, ConcurrencyError, EventLog, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
+    AppendResult, ConcurrencyError, EventLog, GameHead, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
 )
 from service.ports.jobs import Dispatcher, JobRequest
 from service.ports.notify import NoNotifier, Notifier
@@ -126,11 +132,12 @@ class GameService:
             for i, (t, s) in enumerate(zip(tokens, specs))
         ]
         state = replay(events)
-        result = self.store.create_game(game_id, _new_events(events), records, secret.hex(), _jobs_of(state))
+        result = self.store.create_game(
+            game_id, _new_events(events), records, secret.hex(), _jobs_of(state), concealment(state),
+        )
         self.metrics.events_appended(len(result.events))
         self.deal_sources.keep(game_id, deals)
         self.dispatch(result)
-        self._announce(result)
         return CreatedGame(
             game_id=game_id,
             version=result.events[-1].version,
@@ -239,6 +246,7 @@ class GameService:
         try:
             appended = self.store.append(
                 game_id, expected_version, _new_events(events), idempotency_key, fingerprint, _jobs_of(after),
+                concealment(after),
             )
         except ConcurrencyError:
             self.metrics.version_conflict()
@@ -256,7 +264,6 @@ class GameService:
         self.metrics.events_appended(len(appended.events))
         self.states.remember(game_id, after)
         self.dispatch(appended)
-        self._announce(appended)
         return self._result(game_id, seat, appended.events, replayed=False, state=after)
 
     def _earlier(
@@ -275,8 +282,10 @@ class GameService:
         return self._result(game_id, seat, earlier.events, replayed=True)
 
     def dispatch(self, stored: AppendResult) -> None:
-        """Send the jobs a committed change stored; one that cannot be sent waits in its row for the sweep."""
+        """After a change commits: send the jobs it stored (one that cannot be sent waits in its row for
+        the sweep), and tell the live streams."""
         send_jobs(self.dispatcher, stored.jobs)
+        self._announce(stored)
 
     def _announce(self, stored: AppendResult) -> None:
         """Tell the notifier that a committed change moved its game (a wake-up for the live streams)."""
@@ -289,9 +298,10 @@ class GameService:
     ) -> ActionResult:
         """Return the events as ``seat`` may see them, hidden by ``state`` (else the game as it is now)."""
         state = self.load(game_id) if state is None else state
+        hidden = concealment(state)
         return ActionResult(
             version=stored[-1].version,
-            events=[_shown(e, seat, state) for e in stored],
+            events=[_shown(e, seat, hidden) for e in stored],
             replayed=replayed,
         )
 
@@ -299,30 +309,46 @@ class GameService:
         self, game_id: str, token: str | None, after: int = 0, limit: int = 100,
     ) -> tuple[list[dict[str, Any]], int | None]:
         """Return a page of the game's events as the caller may see them, and the next ``after``."""
-        state = self.load(game_id)
+        if not is_game_id(game_id):
+            raise GameNotFoundError(f"there is no game {game_id[:80]!r}: game ids are UUIDs")
+        stored = self.store.read(game_id, after=after, limit=limit)
+        # Read after the page, the head hides at least what the page's own versions hid.
+        head = self.heads([game_id]).get(game_id)
+        if head is None:
+            raise GameNotFoundError(f"there is no game {game_id!r}")
         seat = self.seat_of(game_id, token)
-        # Never past the state the page is redacted by: an event appended since it was
-        # loaded could belong to a deal that state does not know is in play.
-        stored = self.store.read(game_id, after=after, limit=max(0, min(limit, state.version - after)))
-        shown = [_shown(e, seat, state) for e in stored]
-        more = bool(stored) and stored[-1].version < state.version
+        shown = [_shown(e, seat, head.concealment) for e in stored]
+        more = bool(stored) and stored[-1].version < head.version
         return shown, (stored[-1].version if more else None)
 
     def feed(self, after: int = 0, limit: int = 100) -> tuple[list[dict[str, Any]], int]:
         """Return every game's events after global position ``after`` as a spectator sees them, and the next ``after``.
 
         For projections and feeds: positions only grow, none is ever skipped, and nothing
-        a spectator may not see is shown (each event is hidden by its game's state now).
+        a spectator may not see is shown (each event is hidden by its game's head, read
+        after the page).
         """
         stored = self.store.read_all(after, limit)
-        states: dict[str, GameState] = {}
-        shown = []
-        for event in stored:
-            if event.game_id not in states:
-                states[event.game_id] = self.states.load(event.game_id)
-            shown.append({"position": event.position, "game_id": event.game_id,
-                          **_shown(event, None, states[event.game_id])})
-        return shown, (stored[-1].position if stored else after)
+        heads = self.heads([e.game_id for e in stored])
+        return [_shown(e, None, heads[e.game_id].concealment, spectated=True) for e in stored], (
+            stored[-1].position if stored else after
+        )
+
+    def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
+        """Return each game's last version and what its events hide there (games with no events left out).
+
+        The store answers for the games whose head it keeps at their last version; any
+        other is replayed, and its head handed to the store to keep.
+        """
+        wanted = list(dict.fromkeys(game_ids))
+        heads = self.store.heads(wanted) if wanted else {}
+        for game_id in wanted:
+            if game_id not in heads:
+                state = self.states.load(game_id)
+                if state.version:
+                    heads[game_id] = GameHead(state.version, concealment(state))
+                    self.store.remember_head(game_id, heads[game_id])
+        return heads
 
 
 def is_game_id(text: str) -> bool:
@@ -357,14 +383,20 @@ def _new_events(events: Sequence[Event]) -> list[NewEvent]:
     return [NewEvent(type=name, data=data) for name, data in map(encode, events)]
 
 
-def _shown(stored: StoredEvent, seat: int | None, state: GameState) -> dict[str, Any]:
-    return {
-        "version": stored.version,
-        "type": stored.type,
-        "data": redact_event(stored.type, stored.data, seat, state),
-        "recorded_at": stored.recorded_at,
-        "hash": stored.hash if is_hash_shown(state, stored.version) else None,
-    }
+def _shown(stored: StoredEvent, seat: int | None, hidden: Concealment, spectated: bool = False) -> dict[str, Any]:
+    """Return the event as ``seat`` may see it; in the feed (``spectated``) with its position and game.
+
+    An event nobody sees less of keeps its data as read (the store decodes it for each read):
+    a page of 1,000 events makes 1,000 fewer dictionaries for the garbage collector to scan.
+    """
+    data = redact_event(stored.type, stored.data, seat, hidden) if is_redacted(stored.type, stored.data, hidden) \
+        else stored.data
+    hash_ = stored.hash if is_hash_shown(hidden, stored.version) else None
+    if spectated:
+        return {"position": stored.position, "game_id": stored.game_id, "version": stored.version,
+                "type": stored.type, "data": data, "recorded_at": stored.recorded_at, "hash": hash_}
+    return {"version": stored.version, "type": stored.type, "data": data, "recorded_at": stored.recorded_at,
+            "hash": hash_}
 
 
 def _fingerprint(seat: int, expected_version: int, action: Mapping[str, Any]) -> str:

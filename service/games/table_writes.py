@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from domain.codec import encode
 from domain.events import Event
 from domain.evolve import replay
+from domain.views import concealment
 from domain.state import GameState
 from service.errors import VersionConflictError
 from service.games.outbox import jobs_needed, with_request
@@ -59,6 +60,7 @@ class TableWrites:
         try:
             stored = self.store.append_table(
                 game_id, state.version, new_events(events), jobs_of(after), claim, listing_change(state, after), key,
+                concealment(after),
             )
         except ConcurrencyError as error:
             self.games.metrics.version_conflict()

@@ -33,7 +33,7 @@ from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import get_preset, resolve_rules
 from domain.rules import Rules
 from domain.state import GameState
-from domain.views import is_hash_shown, redact_event
+from domain.views import concealment, is_hash_shown, redact_event
 from domain.tables import (
     COMPUTER, HUMAN, OPEN, SeatNotOpenError, claim_seat, is_claimable_from_list, leave_seat, open_table, table_view,
     take_seat_back,
@@ -125,7 +125,7 @@ class TableService:
                               len(opened.open_seats), "")
         result = self.store.create_table(
             game_id, new_events(events), records, secret.hex(), jobs_of(state),
-            [Invite(i, h) for i, h in sorted(hashed.items())], listing,
+            [Invite(i, h) for i, h in sorted(hashed.items())], listing, concealment(state),
         )
         self.games.metrics.events_appended(len(result.events))
         self.games.deal_sources.keep(game_id, deals)
@@ -213,10 +213,10 @@ class TableService:
 
     def _shown(self, game_id: str, seat: int, written: Written) -> list[dict[str, Any]]:
         """Return the stored events as ``seat`` may see them now."""
-        state = written.state
+        hidden = concealment(written.state)
         return [
-            {"version": e.version, "type": e.type, "data": redact_event(e.type, e.data, seat, state),
-             "recorded_at": e.recorded_at, "hash": e.hash if is_hash_shown(state, e.version) else None}
+            {"version": e.version, "type": e.type, "data": redact_event(e.type, e.data, seat, hidden),
+             "recorded_at": e.recorded_at, "hash": e.hash if is_hash_shown(hidden, e.version) else None}
             for e in written.stored.events
         ]
 

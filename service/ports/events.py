@@ -4,7 +4,9 @@ The guarantees (DESIGN.md "The event store"): an append names the version its ca
 last saw, and of two writers at the same version exactly one wins; a batch commits whole
 or not at all, with the jobs it calls for (the outbox, ``service.ports.jobs``); under an
 idempotency key a repeated request gets the first result back; ``read_all`` never skips
-an event by global position.
+an event by global position. Beside each game's log the store keeps what its events hide
+now (``GameHead``), written with each change, so that pages of events are hidden
+without replaying their games.
 
 Errors::
 
@@ -21,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from domain.views import Concealment
 from service.ports.jobs import JobRequest
 
 
@@ -59,6 +62,14 @@ class AppendResult:
     events: tuple[StoredEvent, ...]
     replayed: bool
     jobs: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True, slots=True)
+class GameHead:
+    """A game's last version, and what its events hide as of that version (domain/views.py)."""
+
+    version: int
+    concealment: Concealment
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,16 +118,21 @@ class EventLog(Protocol):
 
     def create_game(
         self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
-        jobs: Sequence[JobRequest] = (),
+        jobs: Sequence[JobRequest] = (), concealment: Concealment | None = None,
     ) -> AppendResult:
-        """Store a new game's first events, seats, secret and jobs in one transaction."""
+        """Store a new game's first events, seats, secret, jobs and what its events hide, in one transaction."""
         ...
 
     def append(
         self, game_id: str, expected_version: int, events: Sequence[NewEvent],
         idempotency_key: str | None = None, fingerprint: str | None = None, jobs: Sequence[JobRequest] = (),
+        concealment: Concealment | None = None,
     ) -> AppendResult:
-        """Append ``events`` (and store ``jobs``) after ``expected_version``, all or nothing, once per key."""
+        """Append ``events`` (with ``jobs`` and what the events hide then) after ``expected_version``, once per key.
+
+        All of it is stored or none. Without a ``concealment`` the game's head is left as it
+        was, which ``heads`` then no longer answers for.
+        """
         ...
 
     def replayed(self, game_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
@@ -133,6 +149,18 @@ class EventLog(Protocol):
 
     def version(self, game_id: str) -> int:
         """Return the game's current version: 0 when it has no events."""
+        ...
+
+    def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
+        """Return the head of each of these games that the store knows what its events hide at.
+
+        A game is left out when it has no events, or when its last change was stored
+        without a concealment (a game stored before heads were kept): replay it instead.
+        """
+        ...
+
+    def remember_head(self, game_id: str, head: GameHead) -> None:
+        """Keep ``head`` as the game's, unless the store has one for a later version already."""
         ...
 
     def seats(self, game_id: str) -> list[SeatRecord]:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from domain.views import Concealment
 from service.ports.events import AppendResult, NewEvent, SeatRecord
 from service.ports.jobs import JobRequest
 
@@ -55,6 +56,7 @@ class TableLog(Protocol):
     def create_table(
         self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
         jobs: Sequence[JobRequest], invites: Sequence[Invite], listing: Listing | None,
+        concealment: Concealment | None = None,
     ) -> AppendResult:
         """Store a new game (as ``create_game`` does) with its invites and its listing, in one transaction."""
         ...
@@ -62,6 +64,7 @@ class TableLog(Protocol):
     def append_table(
         self, game_id: str, expected_version: int, events: Sequence[NewEvent], jobs: Sequence[JobRequest] = (),
         claim: SeatRecord | None = None, listing: ListingChange | None = None, idempotency_key: str | None = None,
+        concealment: Concealment | None = None,
     ) -> AppendResult:
         """Append ``events`` after ``expected_version`` with the claimed seat's token and the listing's change.
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import json.scanner
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from service.hashing import canonical_json, chain_hash
+from service.hashing import canonical_json, chain_hash, row_hash
 from service.ports.events import NewEvent, SeatRecord, StoredEvent, StoreError
 
 
@@ -63,7 +64,7 @@ def encode(events: Sequence[NewEvent]) -> tuple[Encoded, ...]:
             data_json.encode("utf-8")  # refuse lone surrogates before they reach the database
         except (TypeError, ValueError) as error:
             raise ValueError(f"event {index} ({event.type}) has data that is not JSON: {error}") from error
-        encoded.append(Encoded(event.type, event.schema_version, json.loads(data_json), data_json))
+        encoded.append(Encoded(event.type, event.schema_version, decode_data(data_json), data_json))
     return tuple(encoded)
 
 
@@ -88,11 +89,11 @@ def chained_rows(
     """Return the batch's rows as stored (``data`` as its canonical JSON), each hash chained to the last."""
     rows: list[dict[str, Any]] = []
     for version, event in enumerate(encoded, start=after_version + 1):
-        row: dict[str, Any] = {"game_id": game_id, "version": version, "type": event.type,
-                               "schema_version": event.schema_version, "data": event.data,
-                               "recorded_at": recorded_at}
-        previous_hash = chain_hash(previous_hash, row)
-        rows.append(row | {"data": event.data_json, "idempotency_key": key, "hash": previous_hash})
+        previous_hash = row_hash(previous_hash, game_id, version, event.type, event.schema_version, event.data_json,
+                                 recorded_at)
+        rows.append({"game_id": game_id, "version": version, "type": event.type,
+                     "schema_version": event.schema_version, "data": event.data_json, "recorded_at": recorded_at,
+                     "idempotency_key": key, "hash": previous_hash})
     return rows
 
 
@@ -101,7 +102,8 @@ def stored_batch(
 ) -> tuple[StoredEvent, ...]:
     """Return the stored events of ``rows``; raise (the transaction is then void) if positions run out of order."""
     stored = tuple(
-        StoredEvent(position=positions[row["version"]], **{**row, "data": event.data})
+        StoredEvent(row["game_id"], row["version"], positions[row["version"]], row["type"], row["schema_version"],
+                    event.data, row["recorded_at"], row["idempotency_key"], row["hash"])
         for row, event in zip(rows, encoded)
     )
     if any(a.position >= b.position for a, b in zip(stored, stored[1:])):
@@ -120,12 +122,29 @@ def contiguous(game_id: str, after: int, events: list[StoredEvent]) -> list[Stor
     return events
 
 
+# The scanner that json.loads runs (json.scanner, C where built), called without the checks
+# json.loads makes around it on each call: a stored payload is canonical JSON, one value
+# with no whitespace around it. It halves the cost of decoding a page of events.
+_scan = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
+
+
+def decode_data(text: str) -> Any:
+    """Return the payload stored as the JSON ``text``, as ``json.loads`` would (and as fast as it can)."""
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:
+        end = -1
+    if end != len(text):  # not one bare value: json.loads parses it in full, or says what is wrong
+        return json.loads(text)
+    return value
+
+
 def stored_event(
     position: int, game_id: str, version: int, type_: str, schema_version: int, data: str, recorded_at: str,
     idempotency_key: str | None, hash_: str,
 ) -> StoredEvent:
     """Return the event of a row read in the events table's column order."""
-    return StoredEvent(game_id, version, position, type_, schema_version, json.loads(data), recorded_at,
+    return StoredEvent(game_id, version, position, type_, schema_version, decode_data(data), recorded_at,
                        idempotency_key, hash_)
 
 

@@ -10,6 +10,7 @@ that may only read and append history:
 | invites | SELECT, INSERT | an open seat's invite, hashed, written once with its game |
 | jobs | SELECT, INSERT, UPDATE | a job's row moves through its states |
 | listings | SELECT, INSERT, UPDATE, DELETE | the waiting tables' list, a projection kept in step with them |
+| game_heads | SELECT, INSERT, UPDATE | what each game's events hide now, rewritten as it moves on |
 | alembic_version | SELECT | readiness and diagnostics may read the schema's revision |
 | sequence events_position_seq | USAGE, SELECT | positions; readers of the global feed read its last value |
 
@@ -29,7 +30,8 @@ from service.store.db import make_engine
 
 ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 APPEND_ONLY = ("events", "idempotency_keys", "seats", "game_secrets", "invites")
-TABLES = (*APPEND_ONLY, "jobs", "listings", "alembic_version")
+UPDATED = ("jobs", "game_heads")
+TABLES = (*APPEND_ONLY, *UPDATED, "listings", "alembic_version")
 POSITION_SEQUENCE = "events_position_seq"
 
 
@@ -44,7 +46,7 @@ def grant_statements(role: str, database: str, schema: str) -> list[str]:
         f'GRANT CONNECT ON DATABASE "{database}" TO {r}',
         f"GRANT USAGE ON SCHEMA {s} TO {r}",
         f"GRANT SELECT, INSERT ON {', '.join(f'{s}.{t}' for t in APPEND_ONLY)} TO {r}",
-        f"GRANT SELECT, INSERT, UPDATE ON {s}.jobs TO {r}",
+        f"GRANT SELECT, INSERT, UPDATE ON {', '.join(f'{s}.{t}' for t in UPDATED)} TO {r}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON {s}.listings TO {r}",
         f"GRANT SELECT ON {s}.alembic_version TO {r}",
         f"GRANT USAGE, SELECT ON SEQUENCE {s}.{POSITION_SEQUENCE} TO {r}",

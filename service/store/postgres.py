@@ -15,9 +15,10 @@ writing transaction holds readers back until it ends.
 Two writers at the same version both insert; the unique (game_id, version) index fails
 the loser's insert, which the common recorder turns into a ConcurrencyError.
 
-The append's two statements and the reads of a game's events go straight through psycopg
-on the pooled connection (service/store/postgres_sql.py): every action runs them. Reads
-run without BEGIN and COMMIT (autocommit): under READ COMMITTED every statement of a
+The append (its own transaction, on psycopg's connection), the reads of a game's events, of the global feed and of the
+games' heads go straight through psycopg on the pooled connection
+(service/store/postgres_sql.py): every action and every page runs them. Reads run
+without BEGIN and COMMIT (autocommit): under READ COMMITTED every statement of a
 transaction takes a snapshot of its own anyway, so those would only cost two round trips.
 """
 
@@ -31,10 +32,13 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
-from service.ports.events import StoredEvent
+from domain.views import Concealment
+from service.ports.events import AppendResult, GameHead, StoredEvent
+from service.ports.jobs import JobRequest
 from service.store import postgres_sql
 from service.store.encoding import Encoded, UsedKey, stored_batch, stored_event
-from service.store.recorder import Recorder, head_and_used
+from service.store.job_rows import new_rows
+from service.store.recorder import Recorder, check_same_request, head_and_used, head_of
 from service.store.seat_claims import TableRecords
 from service.store.translate import unavailable_as_store_error
 
@@ -46,12 +50,13 @@ _ANNOUNCE_POSITIONS = (
     f"pg_advisory_xact_lock_shared((CAST({_POSITION_LOCK_SPACE} AS bigint) << 40)"
     f" + coalesce(pg_sequence_last_value(CAST('{_POSITION_SEQUENCE}' AS regclass)), 0))"
 )
+_NO_BOUND = 2**63 - 1  # the largest bigint: every position
 _HEAD_AND_KEY = postgres_sql.HEAD_AND_KEY.format(announce=_ANNOUNCE_POSITIONS)
-_LAST_POSITION = sa.text("SELECT coalesce(pg_sequence_last_value(CAST(:sequence AS regclass)), 0)")
-_LOWEST_ANNOUNCED = sa.text(
-    "SELECT min(((l.classid::bigint << 32) | l.objid::bigint) - (CAST(:space AS bigint) << 40))"
+_LAST_POSITION = "SELECT coalesce(pg_sequence_last_value(CAST(%s AS regclass)), 0)"
+_LOWEST_ANNOUNCED = (
+    "SELECT min(((l.classid::bigint << 32) | l.objid::bigint) - (CAST(%s AS bigint) << 40))"
     " FROM pg_locks l"
-    " WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND (l.classid::bigint >> 8) = :space"
+    " WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND (l.classid::bigint >> 8) = %s"
     " AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())"
 )
 
@@ -61,38 +66,87 @@ class PostgresRecorder(TableRecords, Recorder):
 
     RACE_ERRORS = (IntegrityError, postgres_sql.IntegrityError)
 
-    def _head_and_key(self, conn: Connection, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
+    def _append_in_transaction(
+        self, game_id: str, expected_version: int, encoded: Sequence[Encoded], claim: tuple[str, str] | None,
+        jobs: Sequence[JobRequest], concealment: Concealment | None,
+    ) -> AppendResult:
+        # Three round trips: BEGIN with the head and the key, the insert, COMMIT.
+        with unavailable_as_store_error():
+            return postgres_sql.write(self._engine, lambda raw: self._append(
+                raw, game_id, expected_version, encoded, claim, jobs, concealment,
+            ))
+
+    def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
+        check_same_request(game_id, key, fingerprint_, used)
+        rows = postgres_sql.select_events_through(postgres_sql.driver(conn), game_id, used.first_version - 1,
+                                                  used.last_version)
+        return AppendResult(tuple(stored_event(*row) for row in rows), replayed=True)
+
+    def _insert_jobs(self, conn: Any, game_id: str, jobs: Sequence[JobRequest], now: str) -> tuple[str, ...]:
+        rows = new_rows(game_id, jobs, now)
+        if rows:
+            postgres_sql.insert_jobs(postgres_sql.driver(conn), rows)
+        return tuple(row["id"] for row in rows)
+
+    def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         # The position lock is taken in the same statement, before this transaction inserts anything.
         raw = postgres_sql.driver(conn)
         return head_and_used(*postgres_sql.head_and_key(raw, _HEAD_AND_KEY, game_id, key), key)
 
     def _insert(
-        self, conn: Connection, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
-        claim: tuple[str, str] | None,
+        self, conn: Any, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
+        claim: tuple[str, str] | None, concealment: Concealment | None,
     ) -> tuple[StoredEvent, ...]:
-        # The events and the key in one statement.
-        positions = postgres_sql.insert_events(postgres_sql.driver(conn), rows, now, claim)
+        # The events, the key and the game's head in one statement.
+        head = None if concealment is None else (concealment.deal, concealment.since)
+        positions = postgres_sql.insert_events(postgres_sql.driver(conn), rows, now, claim, head)
         return stored_batch(game_id, rows, encoded, positions)
 
     def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
-        with unavailable_as_store_error():
-            pooled = self._engine.raw_connection()
-            try:
-                with postgres_sql.autocommit(pooled) as raw:
-                    rows = postgres_sql.select_events(raw, game_id, after, limit)
-            finally:
-                pooled.close()
+        with self._autocommit() as raw:
+            rows = postgres_sql.select_events(raw, game_id, after, limit)
         return [stored_event(*row) for row in rows]
+
+    def read_all(self, after: int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Return every game's events after global position `after`, in position order, at most `limit`.
+
+        Serves only positions below every writer in flight (see the module's docstring).
+        """
+        if limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit}")
+        with self._autocommit() as raw:
+            bound = self._committed_bound(raw)
+            rows = postgres_sql.select_all(raw, after, _NO_BOUND if bound is None else bound, limit)
+        return [stored_event(*row) for row in rows]
+
+    def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
+        """Return the head of each of these games whose row in ``game_heads`` is at its last version."""
+        if not game_ids:
+            return {}
+        with self._autocommit() as raw:
+            rows = postgres_sql.select_heads(raw, list(dict.fromkeys(game_ids)))
+        return {str(row[0]): head_of(*row[1:]) for row in rows}
 
     def _announce_positions(self, conn: Connection) -> None:
         """Hold, until this transaction ends, a lock keyed below every position it will take."""
         conn.execute(sa.text(f"SELECT {_ANNOUNCE_POSITIONS}"))
 
-    def _committed_bound(self, conn: Connection) -> int | None:
+    def _committed_bound(self, conn: Any) -> int | None:
         # The sequence is read before the locks (the order the proof needs).
-        last: int = conn.execute(_LAST_POSITION, {"sequence": _POSITION_SEQUENCE}).scalar_one()
-        lowest: int | None = conn.execute(_LOWEST_ANNOUNCED, {"space": _POSITION_LOCK_SPACE}).scalar_one()
-        return int(last) if lowest is None else min(int(last), int(lowest))
+        last = int(postgres_sql.scalar(conn, _LAST_POSITION, (_POSITION_SEQUENCE,)))
+        lowest = postgres_sql.scalar(conn, _LOWEST_ANNOUNCED, (_POSITION_LOCK_SPACE, _POSITION_LOCK_SPACE))
+        return last if lowest is None else min(last, int(lowest))
+
+    @contextmanager
+    def _autocommit(self) -> Iterator[Any]:
+        """Lend a pooled connection's psycopg connection for reads, without BEGIN and COMMIT."""
+        with unavailable_as_store_error():
+            pooled = self._engine.raw_connection()
+            try:
+                with postgres_sql.autocommit(pooled) as raw:
+                    yield raw
+            finally:
+                pooled.close()
 
     @contextmanager
     def _transaction(self, read_only: bool = False) -> Iterator[Connection]:

@@ -1,11 +1,12 @@
-"""The append's two statements on PostgreSQL, sent through psycopg on the pooled connection.
+"""The append's two statements and the reads on PostgreSQL, sent through psycopg on the pooled connection.
 
 Every action the service accepts runs these, so they skip SQLAlchemy's per-statement
 work (compiling, binding, wrapping the result), about a sixth of an action's CPU, and
 are prepared on the server after their first use (``prepare=True``). They run on the
 same connection and in the same transaction as the rest of the append
 (service/store/postgres.py): one reads the head, the idempotency key and takes the position
-lock; the other inserts the events and, in the same statement, the key. What they
+lock; the other inserts the events and, in the same statement, the key and the game's
+head (service/store/recorder.py ``heads``). What they
 store is what SQLAlchemy's statements stored (tests/service/test_store.py runs on both
 paths' results: the chain verifies, a repeat is answered from its key, a racing writer
 fails on the unique version).
@@ -18,13 +19,17 @@ SQLAlchemy's (``IntegrityError``: a racing writer took the version or the key;
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine
 
 import psycopg
 
 IntegrityError = psycopg.IntegrityError
+
+T = TypeVar("T")
 
 UNAVAILABLE = (psycopg.OperationalError, psycopg.InterfaceError)
 
@@ -39,20 +44,35 @@ HEAD_AND_KEY = (
     " LEFT JOIN idempotency_keys AS k ON k.game_id = %(game_id)s AND k.key = %(key)s"
 )
 
-_COLUMNS = "game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
+# The batch's rows go in as arrays, one per column, so that the statement's text is the
+# same for any batch: psycopg parses it once and the server prepares it once (a VALUES
+# list per batch size is a new text each time, and a long one psycopg never caches).
+# Positions are taken in the order the rows are inserted: by version.
+_NEW_ROWS = (
+    "new AS (INSERT INTO events (game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash)"
+    " SELECT %(game_id)s, u.version, u.type, u.schema_version, u.data, %(now)s, %(key)s, u.hash"
+    " FROM unnest(%(versions)b::integer[], %(types)b::text[], %(schema_versions)b::integer[], %(data)b::text[],"
+    " %(hashes)b::text[]) AS u(version, type, schema_version, data, hash)"
+    " ORDER BY u.version RETURNING version, position)"
+)
 _KEY_ROW = (
     " used AS (INSERT INTO idempotency_keys (game_id, key, fingerprint, first_version, last_version, created_at)"
-    " VALUES (%s, %s, %s, %s, %s, %s))"
+    " VALUES (%(game_id)s, %(key)s, %(fingerprint)s, %(first)s, %(last)s, %(now)s))"
+)
+_HEAD_ROW = (
+    " head AS (INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since)"
+    " VALUES (%(game_id)s, %(last)s, %(deal)s, %(since)s)"
+    " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
+    " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version)"
 )
 
 
 @functools.cache
-def insert_statement(rows: int, with_key: bool) -> str:
-    """Return the statement inserting ``rows`` events in version order (positions are taken
-    as the rows are made), and the key's row after their parameters when ``with_key``."""
-    values = ", ".join(["(%s, %s, %s, %s, %s, %s, %s, %s)"] * rows)
-    new = f"new AS (INSERT INTO events ({_COLUMNS}) VALUES {values} RETURNING version, position)"
-    return f"WITH {new}{',' + _KEY_ROW if with_key else ''} SELECT version, position FROM new"
+def insert_statement(with_key: bool, with_head: bool) -> str:
+    """Return the statement inserting a batch's events, then the key's row when ``with_key`` and the
+    game's head when ``with_head``."""
+    more = ("," + _KEY_ROW if with_key else "") + ("," + _HEAD_ROW if with_head else "")
+    return f"WITH {_NEW_ROWS}{more} SELECT version, position FROM new"
 
 
 _SELECT_EVENTS = (
@@ -61,6 +81,25 @@ _SELECT_EVENTS = (
 )
 SELECT_EVENTS = _SELECT_EVENTS + " LIMIT ALL"  # one text with or without a limit: one prepared statement
 SELECT_SOME_EVENTS = _SELECT_EVENTS + " LIMIT %s"
+SELECT_EVENTS_THROUGH = (
+    "SELECT position, game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
+    " FROM events WHERE game_id = %s AND version > %s AND version <= %s ORDER BY version"
+)
+INSERT_JOB = (
+    "INSERT INTO jobs (id, game_id, kind, seat, level, for_version, request, state, attempts, created_at, updated_at,"
+    " not_before)"
+    " VALUES (%(id)s, %(game_id)s, %(kind)s, %(seat)s, %(level)s, %(for_version)s, %(request)s, %(state)s,"
+    " %(attempts)s, %(created_at)s, %(updated_at)s, %(not_before)s)"
+)
+SELECT_ALL = (
+    "SELECT position, game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
+    " FROM events WHERE position > %s AND position <= %s ORDER BY position LIMIT %s"
+)
+SELECT_HEADS = (
+    "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
+    " WHERE g.game_id = ANY(%s)"
+    " AND g.version = (SELECT e.version FROM events AS e WHERE e.game_id = g.game_id ORDER BY e.version DESC LIMIT 1)"
+)
 
 
 @contextmanager
@@ -87,30 +126,91 @@ def select_events(raw: psycopg.Connection[Any], game_id: str, after: int, limit:
     return raw.execute(SELECT_SOME_EVENTS, (game_id, after, limit), prepare=True).fetchall()
 
 
+def select_events_through(raw: psycopg.Connection[Any], game_id: str, after: int, through: int) -> list[tuple[Any, ...]]:
+    """Return the rows of the game's events after version ``after`` through ``through``, in version order."""
+    return raw.execute(SELECT_EVENTS_THROUGH, (game_id, after, through), prepare=True).fetchall()
+
+
+def insert_jobs(raw: psycopg.Connection[Any], rows: Sequence[dict[str, Any]]) -> None:
+    """Insert job rows (service/store/job_rows.py ``new_rows``)."""
+    with raw.cursor() as cursor:
+        cursor.executemany(INSERT_JOB, rows)
+
+
+def select_all(raw: psycopg.Connection[Any], after: int, bound: int, limit: int) -> list[tuple[Any, ...]]:
+    """Return the rows of every game's events after position ``after`` up to ``bound``, at most ``limit``."""
+    return raw.execute(SELECT_ALL, (after, bound, limit), prepare=True).fetchall()
+
+
+def select_heads(raw: psycopg.Connection[Any], game_ids: Sequence[str]) -> list[tuple[Any, ...]]:
+    """Return (game_id, version, hidden_deal, hidden_since) of each game whose head row is at its last version."""
+    return raw.execute(SELECT_HEADS, (list(game_ids),), prepare=True).fetchall()
+
+
+def scalar(raw: psycopg.Connection[Any], statement: str, params: Sequence[Any]) -> Any:
+    """Return the one value of a one-row, one-column statement."""
+    row = raw.execute(statement, params, prepare=True).fetchone()
+    assert row is not None
+    return row[0]
+
+
 def driver(connection: Any) -> psycopg.Connection[Any]:
-    """Return the psycopg connection under a SQLAlchemy ``Connection``."""
+    """Return the psycopg connection under a SQLAlchemy ``Connection`` (or the one given)."""
+    if isinstance(connection, psycopg.Connection):
+        return connection
     raw: psycopg.Connection[Any] = connection.connection.driver_connection
     return raw
+
+
+def write(engine: Engine, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+    """Return ``work(connection)`` run in a transaction of its own on a pooled connection, committed after.
+
+    psycopg begins the transaction with the first statement (``head_and_key`` sends both at
+    once). It is rolled back when ``work`` (or the commit) raises; a connection whose
+    rollback fails is dropped from the pool.
+    """
+    lent = engine.raw_connection()
+    try:
+        raw: psycopg.Connection[Any] = lent.driver_connection  # type: ignore[assignment]
+        try:
+            done = work(raw)
+            raw.commit()
+            return done
+        except BaseException:
+            try:
+                raw.rollback()
+            except psycopg.Error:
+                lent.invalidate()
+            raise
+    finally:
+        lent.close()
 
 
 def head_and_key(
     raw: psycopg.Connection[Any], statement: str, game_id: str, key: str | None,
 ) -> tuple[Any, Any, Any, Any, Any]:
     """Run ``statement`` (HEAD_AND_KEY with its lock); return (version, hash, fingerprint, first, last)."""
-    row = raw.execute(statement, {"game_id": game_id, "key": key}, prepare=True).fetchone()
+    with raw.pipeline():  # the BEGIN that opens the transaction goes in the same round trip
+        row = raw.execute(statement, {"game_id": game_id, "key": key}, prepare=True).fetchone()
     assert row is not None  # the statement always returns its one row
     return row[0], row[1], row[2], row[3], row[4]
 
 
 def insert_events(
     raw: psycopg.Connection[Any], rows: Sequence[dict[str, Any]], recorded_at: str, claim: tuple[str, str] | None,
+    head: tuple[int | None, int] | None = None,
 ) -> dict[int, int]:
-    """Insert the rows (and the key of ``claim``, when given); return each version's position."""
-    params: list[Any] = []
-    for r in rows:
-        params += (r["game_id"], r["version"], r["type"], r["schema_version"], r["data"], recorded_at,
-                   r["idempotency_key"], r["hash"])
+    """Insert the rows of one game's batch (the key of ``claim`` and the game's ``head``, (hidden deal,
+    since), when given); return each version's position."""
+    params: dict[str, Any] = {
+        "game_id": rows[0]["game_id"], "now": recorded_at, "key": rows[0]["idempotency_key"],
+        "versions": [r["version"] for r in rows], "types": [r["type"] for r in rows],
+        "schema_versions": [r["schema_version"] for r in rows], "data": [r["data"] for r in rows],
+        "hashes": [r["hash"] for r in rows], "first": rows[0]["version"], "last": rows[-1]["version"],
+    }
     if claim is not None:
-        params += (rows[0]["game_id"], claim[0], claim[1], rows[0]["version"], rows[-1]["version"], recorded_at)
-    statement = insert_statement(len(rows), claim is not None)
+        params.update(key=claim[0], fingerprint=claim[1])
+    if head is not None:
+        params.update(deal=head[0], since=head[1])
+    statement = insert_statement(claim is not None, head is not None)
     return {int(version): int(position) for version, position in raw.execute(statement, params, prepare=True)}

@@ -1,10 +1,11 @@
-"""The event store's recorder: what every database does alike, over SQLAlchemy Core.
+"""The event store's recorder: what every database does alike (over SQLAlchemy Core where speed does not matter).
 
 A recorder is the adapter behind the ``EventLog`` port (service/ports/events.py). What
 differs by database lives in a subclass, one per backend (service/store/sqlite.py,
-service/store/postgres.py), as pyeventsourcing keeps one recorder per database:
-reading the head and taking the version, inserting a batch, reading a game's events,
-and knowing which global positions are safe to serve. This class holds the rest:
+service/store/postgres.py), as pyeventsourcing keeps one recorder per database: the
+append's transaction on the driver's own connection, reading the head and taking the
+version, inserting a batch, reading a game's events, the global feed (knowing which
+positions are safe to serve) and the games' heads. This class holds the rest:
 
 - `append` takes the version the caller last saw; of two writers at the same version
   exactly one wins, the other gets ``ConcurrencyError``. Versions run 1, 2, 3 ... per game
@@ -17,11 +18,17 @@ and knowing which global positions are safe to serve. This class holds the rest:
 - Each row's hash chains to the previous row's (service/hashing.py); `verify_chain`
   finds the first row that does not verify.
 - Seats (token hashes only) and the secret seed live beside the log.
-- ``within`` runs the caller's statements in the transaction that stored the events (a
+- `read_all` (each backend's own) reads every game's events by global position and never
+  skips one that commits late.
+- Each change stores, in its transaction, what the game's events hide as of its last
+  version (a ``Concealment``, domain/views.py) in the game's row of ``game_heads``;
+  `heads` (each backend's own) answers only where that row is at the game's last
+  version, so a change stored without one (or a game stored before the table) is never
+  hidden by a stale row.
+- ``within`` runs the caller's statements in the transaction that stores the events (a
   table's invites, claims and listing: service/store/seat_claims.py), so they commit with
-  the events or not at all.
-- `read_all` reads every game's events by global position and never skips one that
-  commits late (the backend's ``_committed_bound``).
+  the events or not at all; such a write takes SQLAlchemy's path, the rest the backend's
+  driver path.
 
 Database errors are translated once, at this boundary (service/store/translate.py); malformed
 input raises ValueError before anything is written.
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import functools
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -41,9 +49,10 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
+from domain.views import Concealment
 from service.hashing import GENESIS_HASH
 from service.ports.events import (
-    AppendResult, ConcurrencyError, GameExistsError, IdempotencyKeyReusedError, NewEvent, SeatRecord,
+    AppendResult, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, NewEvent, SeatRecord,
     StoredEvent, StoreError,
 )
 from service.ports.jobs import JobRequest
@@ -60,7 +69,7 @@ Within = Callable[[Connection, str], None]
 """Statements to run in a write's transaction once its events are stored, given the transaction's stamp."""
 
 
-class Recorder:
+class Recorder(ABC):
     """Append-only, hash-chained event log per game, with seats, secrets and the jobs of each change."""
 
     # The errors by which a database says that a racing writer took the version or the key.
@@ -72,9 +81,9 @@ class Recorder:
 
     def create_game(
         self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
-        jobs: Sequence[JobRequest] = (), within: Within | None = None,
+        jobs: Sequence[JobRequest] = (), concealment: Concealment | None = None, within: Within | None = None,
     ) -> AppendResult:
-        """Store a new game's first events (versions 1..n), seats, secret and jobs in one transaction."""
+        """Store a new game's first events (versions 1..n), seats, secret, jobs and head in one transaction."""
         encoded = encode(events)
         check_seats(seats)
         now = self._now()
@@ -84,7 +93,7 @@ class Recorder:
                     raise GameExistsError(f"game {game_id!r} already exists")
                 self._announce_positions(conn)
                 rows = chained_rows(game_id, 0, GENESIS_HASH, encoded, now, None)
-                stored = self._insert(conn, game_id, rows, encoded, now, None)
+                stored = self._insert(conn, game_id, rows, encoded, now, None, concealment)
                 if seats:
                     conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
                 conn.execute(sa.insert(game_secrets_table).values(game_id=game_id, secret=secret, created_at=now))
@@ -103,23 +112,28 @@ class Recorder:
         idempotency_key: str | None = None,
         fingerprint: str | None = None,
         jobs: Sequence[JobRequest] = (),
+        concealment: Concealment | None = None,
         within: Within | None = None,
     ) -> AppendResult:
         """Append `events` after `expected_version`, all or nothing, once per idempotency key.
 
         Without an explicit `fingerprint`, a keyed request is fingerprinted by its events
-        (types, schema versions and payloads). ``jobs`` are stored in the same transaction
-        (not when the request is a repeat answered from its key), and their ids returned;
-        so is whatever ``within`` writes.
+        (types, schema versions and payloads). ``jobs`` and the game's head (with
+        ``concealment``, what its events hide after this change) are stored in the same
+        transaction (not when the request is a repeat answered from its key); the jobs' ids
+        are returned. Whatever ``within``
+        writes is stored in that transaction too.
         """
         if expected_version < 0:
             raise ValueError(f"expected version must be 0 or more, not {expected_version}")
         encoded = encode(events)
         claim = None if idempotency_key is None else (idempotency_key, fingerprint or _fingerprint_of(encoded))
         try:
+            if within is None:
+                return self._append_in_transaction(game_id, expected_version, encoded, claim, jobs, concealment)
             with self._transaction() as conn:
-                result = self._append(conn, game_id, expected_version, encoded, claim, jobs)
-                if within is not None and not result.replayed:
+                result = self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment)
+                if not result.replayed:
                     within(conn, result.events[0].recorded_at)
                 return result
         except self.RACE_ERRORS as error:
@@ -154,21 +168,22 @@ class Recorder:
         events = self._read(game_id, after, limit)
         return events if as_stored else contiguous(game_id, after, events)
 
+    @abstractmethod
     def read_all(self, after: int = 0, limit: int = 100) -> list[StoredEvent]:
         """Return every game's events after global position `after`, in position order, at most `limit`.
 
         Never skips an event: a position is served only once no transaction that could
-        still commit a lower one is in flight (the backend's ``_committed_bound``).
+        still commit a lower one is in flight.
         """
-        if limit < 0:
-            raise ValueError(f"limit must be 0 or more, not {limit}")
-        c = events_table.c
-        with self._transaction(read_only=True) as conn:
-            bound = self._committed_bound(conn)
-            query = sa.select(events_table).where(c.position > after).order_by(c.position).limit(limit)
-            if bound is not None:
-                query = query.where(c.position <= bound)
-            return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in conn.execute(query)]
+
+    @abstractmethod
+    def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
+        """Return the head of each of these games whose row in ``game_heads`` is at its last version."""
+
+    def remember_head(self, game_id: str, head: GameHead) -> None:
+        """Keep ``head`` in the game's row unless the row holds a later version (a game replayed to learn it)."""
+        with self._transaction() as conn:
+            conn.execute(_UPSERT_HEAD, head_params(game_id, head.version, head.concealment))
 
     def ping(self) -> None:
         """Run a trivial query; raise StoreUnavailableError when the database cannot answer."""
@@ -215,57 +230,59 @@ class Recorder:
         return None
 
     def _append(
-        self, conn: Connection, game_id: str, expected_version: int, encoded: Sequence[Encoded],
-        claim: tuple[str, str] | None, jobs: Sequence[JobRequest],
+        self, conn: Any, game_id: str, expected_version: int, encoded: Sequence[Encoded],
+        claim: tuple[str, str] | None, jobs: Sequence[JobRequest], concealment: Concealment | None,
     ) -> AppendResult:
+        """Append in the open transaction of ``conn`` (SQLAlchemy's, or the driver's on a raw path)."""
         current, previous_hash, used = self._head_and_key(conn, game_id, None if claim is None else claim[0])
         if claim is not None and used is not None:
-            return _replay_of(conn, game_id, claim[0], claim[1], used)
+            return self._replay_of(conn, game_id, claim[0], claim[1], used)
         if current != expected_version:
             raise ConcurrencyError(game_id, expected_version, current)
         now = self._now()
         rows = chained_rows(game_id, current, previous_hash, encoded, now, None if claim is None else claim[0])
-        stored = self._insert(conn, game_id, rows, encoded, now, claim)
-        return AppendResult(stored, replayed=False, jobs=insert_jobs(conn, game_id, jobs, now))
+        stored = self._insert(conn, game_id, rows, encoded, now, claim, concealment)
+        return AppendResult(stored, replayed=False, jobs=self._insert_jobs(conn, game_id, jobs, now))
 
     # What each database does its own way.
 
-    def _head_and_key(self, conn: Connection, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
+    def _append_in_transaction(
+        self, game_id: str, expected_version: int, encoded: Sequence[Encoded], claim: tuple[str, str] | None,
+        jobs: Sequence[JobRequest], concealment: Concealment | None,
+    ) -> AppendResult:
+        """Run ``_append`` in a writing transaction of its own."""
+        with self._transaction() as conn:
+            return self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment)
+
+    def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
+        """Return the result first stored under ``key``, read in the append's transaction."""
+        return _replay_of(conn, game_id, key, fingerprint_, used)
+
+    def _insert_jobs(self, conn: Any, game_id: str, jobs: Sequence[JobRequest], now: str) -> tuple[str, ...]:
+        """Store the change's jobs in its transaction; return their ids."""
+        return insert_jobs(conn, game_id, jobs, now)
+
+    @abstractmethod
+    def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         """Return the game's version and last hash, and what ``key`` was used for (None: unused or no key).
 
         Read in one statement, so that if a racing writer's events are seen, the key it
         committed with them is seen too.
         """
-        row = conn.execute(_head_and_key_statement(key is not None), {"game_id": game_id, "key": key}).one()
-        return head_and_used(row.version, row.hash, row.fingerprint, row.first_version, row.last_version, key)
 
+    @abstractmethod
     def _insert(
-        self, conn: Connection, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
-        claim: tuple[str, str] | None,
+        self, conn: Any, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
+        claim: tuple[str, str] | None, concealment: Concealment | None,
     ) -> tuple[StoredEvent, ...]:
-        """Insert a batch's rows and, with a ``claim``, its idempotency key's row."""
-        # One statement for the whole batch (SQLAlchemy's "insertmanyvalues"); positions are
-        # taken row by row, in version order, which stored_batch confirms.
-        returned = conn.execute(_INSERT_EVENTS, rows)
-        stored = stored_batch(game_id, rows, encoded, {int(r.version): int(r.position) for r in returned})
-        if claim is not None:
-            conn.execute(_INSERT_KEY, {
-                "game_id": game_id, "key": claim[0], "fingerprint": claim[1],
-                "first_version": stored[0].version, "last_version": stored[-1].version, "created_at": now,
-            })
-        return stored
+        """Insert a batch's rows, with a ``claim`` its idempotency key's row, with a ``concealment`` the game's head."""
 
+    @abstractmethod
     def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
         """Return the stored rows of the game's events after ``after``, at most ``limit``, gaps and all."""
-        with self._transaction(read_only=True) as conn:
-            return _select_events(conn, game_id, after=after, limit=limit)
 
     def _announce_positions(self, conn: Connection) -> None:
         """Make the positions this transaction will take known to ``_committed_bound`` (where needed)."""
-
-    def _committed_bound(self, conn: Connection) -> int | None:
-        """Return the highest position no transaction in flight can still commit below (None: no bound)."""
-        return None
 
     @contextmanager
     def _transaction(self, read_only: bool = False) -> Iterator[Connection]:
@@ -291,6 +308,16 @@ def head_and_used(
     if key is None or fingerprint_ is None:
         return version, hash_, None
     return version, hash_, UsedKey(fingerprint_, int(first), int(last))
+
+
+def head_params(game_id: str, version: int, concealment: Concealment) -> dict[str, Any]:
+    """Return the parameters of a game's row in ``game_heads``."""
+    return {"game_id": game_id, "version": version, "deal": concealment.deal, "since": concealment.since}
+
+
+def head_of(version: Any, deal: Any, since: Any) -> GameHead:
+    """Return the head a ``game_heads`` row holds."""
+    return GameHead(int(version), Concealment(None if deal is None else int(deal), int(since)))
 
 
 def _head(conn: Connection, game_id: str) -> tuple[int, str]:
@@ -322,12 +349,17 @@ def _replay(conn: Connection, game_id: str, key: str, fingerprint_: str) -> Appe
     return _replay_of(conn, game_id, key, fingerprint_, UsedKey(row.fingerprint, row.first_version, row.last_version))
 
 
-def _replay_of(conn: Connection, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
-    """Return the result first stored under `key`; raise if it was stored for another request."""
+def check_same_request(game_id: str, key: str, fingerprint_: str, used: UsedKey) -> None:
+    """Raise IdempotencyKeyReusedError when `key` was first used for a request of another fingerprint."""
     if used.fingerprint != fingerprint_:
         raise IdempotencyKeyReusedError(
             f"idempotency key {key!r} was already used for a different request in game {game_id!r}"
         )
+
+
+def _replay_of(conn: Connection, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
+    """Return the result first stored under `key`; raise if it was stored for another request."""
+    check_same_request(game_id, key, fingerprint_, used)
     events = _select_events(conn, game_id, after=used.first_version - 1, through=used.last_version)
     return AppendResult(tuple(events), replayed=True)
 
@@ -340,10 +372,13 @@ def _select_events(
     return [StoredEvent(**{**r._mapping, "data": json.loads(r.data)}) for r in rows]
 
 
-# The statements of every request, built once: building SQLAlchemy constructs costs more
-# than running them on a warm connection.
-_INSERT_EVENTS = sa.insert(events_table).returning(events_table.c.version, events_table.c.position)
-_INSERT_KEY = sa.insert(idempotency_keys_table)
+# The statements built once: building SQLAlchemy constructs costs more than running them.
+# A game's head: a row per game, rewritten by each change (never moved back to an earlier version).
+_UPSERT_HEAD = sa.text(
+    "INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since) VALUES (:game_id, :version, :deal, :since)"
+    " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
+    " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version"
+)
 
 
 @functools.cache
@@ -354,29 +389,3 @@ def _select_events_statement(through: bool, limit: bool) -> sa.Select[Any]:
         query = query.where(c.version <= sa.bindparam("through"))
     query = query.order_by(c.version)
     return query.limit(sa.bindparam("limit", type_=sa.Integer())) if limit else query
-
-
-@functools.cache
-def _head_and_key_statement(with_key: bool) -> sa.Select[Any]:
-    c, k = events_table.c, idempotency_keys_table.c
-    head = (
-        sa.select(c.version, c.hash).where(c.game_id == sa.bindparam("game_id"))
-        .order_by(c.version.desc()).limit(1).subquery()
-    )
-    columns: list[Any] = [
-        sa.select(head.c.version).scalar_subquery().label("version"),
-        sa.select(head.c.hash).scalar_subquery().label("hash"),
-    ]
-    if with_key:
-        used = (
-            sa.select(k.fingerprint, k.first_version, k.last_version)
-            .where(k.game_id == sa.bindparam("game_id"), k.key == sa.bindparam("key")).subquery()
-        )
-        columns += [
-            sa.select(used.c.fingerprint).scalar_subquery().label("fingerprint"),
-            sa.select(used.c.first_version).scalar_subquery().label("first_version"),
-            sa.select(used.c.last_version).scalar_subquery().label("last_version"),
-        ]
-    else:
-        columns += [sa.null().label(name) for name in ("fingerprint", "first_version", "last_version")]
-    return sa.select(*columns)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
+from domain.views import Concealment
 from service.ports.events import AppendResult, NewEvent, SeatRecord
 from service.ports.jobs import JobRequest
 from service.ports.tables import Invite, Listing, ListingChange
@@ -40,6 +41,7 @@ class TableRecords(_Recorder):
     def create_table(
         self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
         jobs: Sequence[JobRequest], invites: Sequence[Invite], listing: Listing | None,
+        concealment: Concealment | None = None,
     ) -> AppendResult:
         """Store a new game with its open seats' invites (hashed) and its listing, in one transaction."""
 
@@ -52,11 +54,12 @@ class TableRecords(_Recorder):
             if listing is not None:
                 insert_listing(conn, listing, now)
 
-        return self.create_game(game_id, events, seats, secret, jobs, within=write)
+        return self.create_game(game_id, events, seats, secret, jobs, concealment, within=write)
 
     def append_table(
         self, game_id: str, expected_version: int, events: Sequence[NewEvent], jobs: Sequence[JobRequest] = (),
         claim: SeatRecord | None = None, listing: ListingChange | None = None, idempotency_key: str | None = None,
+        concealment: Concealment | None = None,
     ) -> AppendResult:
         """Append a table's events after ``expected_version``, with the claimed seat's row and the listing's change."""
 
@@ -66,7 +69,7 @@ class TableRecords(_Recorder):
             if listing is not None:
                 change_listing(conn, game_id, listing)
 
-        return self.append(game_id, expected_version, events, idempotency_key, None, jobs, within=write)
+        return self.append(game_id, expected_version, events, idempotency_key, None, jobs, concealment, within=write)
 
     def invite_hash(self, game_id: str, seat: int) -> str | None:
         """Return the hash of an open seat's invite, None when it has none."""

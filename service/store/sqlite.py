@@ -4,14 +4,92 @@ A writer holds SQLite's write lock from its first statement (``BEGIN IMMEDIATE``
 service/store/db.py) to its commit, so two writers at the same version queue instead of
 racing, and positions commit in the order they are taken: ``read_all`` needs no bound.
 Readers begin without the lock and read a snapshot (WAL), so they never wait on writers.
-Everything else is the common recorder's (service/store/recorder.py).
+
+The append, the reads of a game's events, of the global feed and of the games' heads
+go straight through sqlite3 on the pooled connection (service/store/sqlite_sql.py):
+every action and every page runs them, and SQLAlchemy's machinery around each statement
+and transaction cost more than SQLite's own work. Everything else is the common
+recorder's (service/store/recorder.py).
 """
 
 from __future__ import annotations
 
-from service.store.recorder import Recorder
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from domain.views import Concealment
+from service.ports.events import AppendResult, GameHead, StoredEvent
+from service.ports.jobs import JobRequest
+from service.store import sqlite_sql
+from service.store.encoding import Encoded, UsedKey, stored_batch, stored_event
+from service.store.job_rows import new_rows
+from service.store.recorder import Recorder, check_same_request, head_and_used, head_of
+from service.store.translate import unavailable_as_store_error
 from service.store.seat_claims import TableRecords
 
 
 class SQLiteRecorder(TableRecords, Recorder):
     """The event store on a SQLite file."""
+
+    RACE_ERRORS = (IntegrityError, sqlite_sql.IntegrityError)
+
+    def _append_in_transaction(
+        self, game_id: str, expected_version: int, encoded: Sequence[Encoded], claim: tuple[str, str] | None,
+        jobs: Sequence[JobRequest], concealment: Concealment | None,
+    ) -> AppendResult:
+        with unavailable_as_store_error():
+            return sqlite_sql.write(self._engine, lambda raw: self._append(
+                raw, game_id, expected_version, encoded, claim, jobs, concealment,
+            ))
+
+    def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
+        return head_and_used(*sqlite_sql.head_and_key(sqlite_sql.driver(conn), game_id, key), key)
+
+    def _insert(
+        self, conn: Any, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
+        claim: tuple[str, str] | None, concealment: Concealment | None,
+    ) -> tuple[StoredEvent, ...]:
+        raw = sqlite_sql.driver(conn)
+        stored = stored_batch(game_id, rows, encoded, sqlite_sql.insert_events(raw, rows, now, claim))
+        if concealment is not None:
+            sqlite_sql.upsert_head(raw, game_id, stored[-1].version, concealment.deal, concealment.since)
+        return stored
+
+    def _insert_jobs(self, conn: Any, game_id: str, jobs: Sequence[JobRequest], now: str) -> tuple[str, ...]:
+        rows = new_rows(game_id, jobs, now)
+        if rows:
+            sqlite_sql.insert_jobs(sqlite_sql.driver(conn), rows)
+        return tuple(row["id"] for row in rows)
+
+    def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
+        check_same_request(game_id, key, fingerprint_, used)
+        rows = sqlite_sql.select_events(sqlite_sql.driver(conn), game_id, used.first_version - 1,
+                                        through=used.last_version)
+        return AppendResult(tuple(stored_event(*row) for row in rows), replayed=True)
+
+    def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
+        with unavailable_as_store_error(), sqlite_sql.pooled(self._engine) as raw:
+            rows = sqlite_sql.select_events(raw, game_id, after, limit)
+        return [stored_event(*row) for row in rows]
+
+    def read_all(self, after: int = 0, limit: int = 100) -> list[StoredEvent]:
+        """Return every game's events after global position `after`, in position order, at most `limit`.
+
+        Positions commit in the order they are taken (one writer at a time), so none is skipped.
+        """
+        if limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit}")
+        with unavailable_as_store_error(), sqlite_sql.pooled(self._engine) as raw:
+            rows = sqlite_sql.select_all(raw, after, limit)
+        return [stored_event(*row) for row in rows]
+
+    def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
+        """Return the head of each of these games whose row in ``game_heads`` is at its last version."""
+        if not game_ids:
+            return {}
+        with unavailable_as_store_error(), sqlite_sql.pooled(self._engine) as raw:
+            rows = sqlite_sql.select_heads(raw, json.dumps(list(dict.fromkeys(game_ids))))
+        return {str(row[0]): head_of(*row[1:]) for row in rows}

@@ -23,7 +23,6 @@ events_table = sa.Table(
     sa.Column("idempotency_key", sa.Text(), nullable=True),
     sa.Column("hash", sa.Text(), nullable=False),
     sa.UniqueConstraint("game_id", "version", name="uq_events_game_id_version"),
-    sa.Index("ix_events_game_id", "game_id"),
     sqlite_autoincrement=True,
 )
 
@@ -55,6 +54,15 @@ game_secrets_table = sa.Table(
     sa.Column("game_id", sa.Text(), primary_key=True),
     sa.Column("secret", sa.Text(), nullable=False),
     sa.Column("created_at", sa.Text(), nullable=False),
+)
+
+game_heads_table = sa.Table(
+    "game_heads",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("version", sa.Integer(), nullable=False),
+    sa.Column("hidden_deal", sa.Integer(), nullable=True),
+    sa.Column("hidden_since", sa.Integer(), nullable=False),
 )
 
 jobs_table = sa.Table(

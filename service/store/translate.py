@@ -14,7 +14,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeoutError
 
 from service.ports.events import StoreUnavailableError
-from service.store import postgres_sql
+from service.store import postgres_sql, sqlite_sql
 
 
 @contextmanager
@@ -22,6 +22,7 @@ def unavailable_as_store_error() -> Iterator[None]:
     """Raise StoreUnavailableError for the errors that mean "cannot reach or use the database"."""
     try:
         yield
-    except (OperationalError, InterfaceError, PoolTimeoutError, *postgres_sql.UNAVAILABLE) as error:
+    except (OperationalError, InterfaceError, PoolTimeoutError, *postgres_sql.UNAVAILABLE,
+            *sqlite_sql.UNAVAILABLE) as error:
         cause = getattr(error, "orig", None) or error
         raise StoreUnavailableError(f"the event store is unavailable: {cause}") from error

@@ -26,7 +26,7 @@ from domain.legal import legal_commands
 from domain.points import POINT_ORDER
 from domain.scoring import game_result, score_hand
 from domain.state import BIDDING, DECLARING, PLAYING, GameState
-from domain.views import redact_event, seat_view
+from domain.views import concealment, redact_event, seat_view
 from tests.domain.helpers import playable_mismatches
 from tests.strategies import PlayedGame, played_games
 
@@ -222,7 +222,7 @@ def test_redacted_deals_hide_other_seats_and_the_stock_until_the_deal_is_finishe
             assert state.hand is not None
             live = state.ended is None and state.hand.deal == event.deal
             for seat in [*range(game.rules.players), None]:
-                shown = redact_event(type_name, data, seat, state)
+                shown = redact_event(type_name, data, seat, concealment(state))
                 if live:
                     assert shown["cards"] == [c if s == seat else None for s, c in enumerate(data["cards"])]
                     assert shown["stock"] is None and shown["kitty"] is None
@@ -232,7 +232,7 @@ def test_redacted_deals_hide_other_seats_and_the_stock_until_the_deal_is_finishe
     for event in game.events:
         type_name, data = encode(event)
         if type_name != "HandDealt":
-            assert redact_event(type_name, data, 0, game.states[1]) == data
+            assert redact_event(type_name, data, 0, concealment(game.states[1])) == data
 
 
 @GAMES

@@ -32,7 +32,7 @@ from domain.events import CardsDrawn, DealerRan, HandDealt, HandScored, KittyTak
 from domain.evolve import replay
 from domain.legal import legal_commands
 from domain.state import GameState
-from domain.views import redact_event, seat_view
+from domain.views import concealment, redact_event, seat_view
 from tests.strategies import PlayedGame, played_games, variant_rule_sets
 
 VARIANTS = settings(
@@ -160,7 +160,7 @@ def test_no_seat_sees_a_hidden_card(game: PlayedGame) -> None:
             assert not shown & (others | secret_here), f"seat {seat} sees {sorted(shown & (others | secret_here))}"
             for event in events[start:]:
                 name, data = encode(event)
-                seen = _cards_in(redact_event(name, data, seat, state))
+                seen = _cards_in(redact_event(name, data, seat, concealment(state)))
                 assert not seen & (others | secret_here), f"seat {seat} sees {sorted(seen & (others | secret_here))} in {name}"
             assert json.dumps(view)
 

@@ -16,7 +16,7 @@ from domain.events import (
     DealerRan, DealerTookSet, FaceDownPlayed, HandDealt, HandScored, KittyTaken, MisdealDeclared,
 )
 from domain.presets import resolve_rules
-from domain.views import redact_event, seat_view
+from domain.views import concealment, redact_event, seat_view
 from domain.codec import encode
 from tests.domain.helpers import DEAL_A, TRICKS_A, game_with
 
@@ -36,7 +36,7 @@ def test_kitty_goes_to_the_maker_who_discards_back_to_the_hand_size() -> None:
     assert table.of_type(KittyTaken)[-1].cards == ("9S", "9H", "9D")
     assert len(table.hand.cards[0]) == 9 and table.hand.phase == "declaring"
     name, data = encode(table.of_type(KittyTaken)[-1])
-    assert redact_event(name, data, 1, table.state)["cards"] is None
+    assert redact_event(name, data, 1, concealment(table.state))["cards"] is None
     table.declare("S")
     assert table.hand.phase == "discarding" and {"type": "discard", "cards": []} not in table.actions()
     for card in ("6C", "5D", "9D"):
@@ -69,7 +69,7 @@ def test_face_down_cards_may_be_played_blind_from_the_second_trick() -> None:
     view = seat_view(table.state, 0)
     assert view["face_down"][0] == [0, 1, 2, 3, 4, 5] and not {"2C", "7D"} & set(json.dumps(view).split('"'))
     name, data = encode(table.of_type(HandDealt)[0])
-    assert redact_event(name, data, 0, table.state)["blind"] is None
+    assert redact_event(name, data, 0, concealment(table.state))["blind"] is None
     table.auction(2, None, None, None)
     assert all(a["type"] == "play" for a in table.actions())
     table.play(TRICKS_A[0])

@@ -1,5 +1,5 @@
 """``pitch bench api`` end to end, tiny: gunicorn over a throwaway PostgreSQL database, two
-clients, one whole game played, then replayed from its script, then the bare inserts. Its figures are printed, not judged here
+clients, one whole game played, then replayed from its script in turn with the baseline inserts. Its figures are printed, not judged here
 (speed is measured by the command, never asserted in tests); what is checked is that the
 game it played finished, that no answer was a 5xx, and that its database is gone after.
 """
@@ -33,6 +33,7 @@ def test_a_tiny_run_plays_its_game_to_the_end_and_prints_every_figure() -> None:
     assert run.returncode == 0, out + run.stderr
     assert re.search(r"^machine: .+, \d+ cores, CPython \d+\.\d+", out, re.M), out
     assert "games: 1 of 1 finished; 1 of 1 replayed from their scripts" in out
+    assert re.search(r"^rounds: 1, ", out, re.M), out  # one game: one round
     answers = re.search(r"^answers: (.+); 5xx: (\d+);", out, re.M)
     assert answers is not None, out
     assert answers.group(2) == "0"
@@ -44,6 +45,7 @@ def test_a_tiny_run_plays_its_game_to_the_end_and_prints_every_figure() -> None:
     played = int(re.search(r"^played +([\d,]+) in", out, re.M).group(1).replace(",", ""))  # type: ignore[union-attr]
     assert actions > 0 and played == actions  # the replay posted every action the game took, no more
     assert inserts == actions  # as many inserts as the game took actions
+    assert re.search(r"^action p99 / insert p99: \d+\.\d\d$", out, re.M), out
     assert re.search(r"^action throughput / insert throughput: \d+\.\d\d$", out, re.M), out
     assert re.search(r"^server CPU: [\d.]+ ms per action \(workers [\d. /]+ s\)", out, re.M), out
     name = re.search(r"throwaway database (pitch_bench_\w+) \(dropped after\)", out)

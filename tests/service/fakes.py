@@ -18,8 +18,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from service.hashing import GENESIS_HASH, canonical_json, chain_hash
+from domain.views import Concealment
 from service.ports.events import (
-    AppendResult, ConcurrencyError, GameExistsError, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
+    AppendResult, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, NewEvent, SeatRecord,
+    StoredEvent,
 )
 from service.ports.jobs import DONE, FAILED, MOVE, PENDING, RUNNING, Job, JobRequest
 
@@ -104,6 +106,7 @@ class _Game:
     seats: list[SeatRecord] = field(default_factory=list)
     secret: str = ""
     keys: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    head: GameHead | None = None
 
 
 class MemoryEventLog:
@@ -118,7 +121,7 @@ class MemoryEventLog:
 
     def create_game(
         self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
-        jobs: Sequence[JobRequest] = (),
+        jobs: Sequence[JobRequest] = (), concealment: Concealment | None = None,
     ) -> AppendResult:
         with self._lock:
             if game_id in self.games:
@@ -127,12 +130,13 @@ class MemoryEventLog:
             stored = self._stored(game_id, game, events, None)
             job_ids = self.jobs.insert(game_id, jobs)
             self.games[game_id] = game
-            self._commit(game, stored)
+            self._commit(game, stored, concealment)
         return AppendResult(stored, replayed=False, jobs=job_ids)
 
     def append(
         self, game_id: str, expected_version: int, events: Sequence[NewEvent],
         idempotency_key: str | None = None, fingerprint: str | None = None, jobs: Sequence[JobRequest] = (),
+        concealment: Concealment | None = None,
     ) -> AppendResult:
         if not events:
             raise ValueError("at least one event is needed")
@@ -151,7 +155,7 @@ class MemoryEventLog:
             if idempotency_key is not None:
                 assert fingerprint is not None
                 game.keys[idempotency_key] = (fingerprint, stored[0].version, stored[-1].version)
-            self._commit(game, stored)
+            self._commit(game, stored, concealment)
             self.appends += 1
         return AppendResult(stored, replayed=False, jobs=job_ids)
 
@@ -171,6 +175,18 @@ class MemoryEventLog:
 
     def seats(self, game_id: str) -> list[SeatRecord]:
         return list(self.games.get(game_id, _Game()).seats)
+
+    def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
+        with self._lock:
+            found = {game_id: self.games[game_id] for game_id in game_ids if game_id in self.games}
+            return {game_id: game.head for game_id, game in found.items()
+                    if game.head is not None and game.head.version == len(game.events)}
+
+    def remember_head(self, game_id: str, head: GameHead) -> None:
+        with self._lock:
+            game = self.games.get(game_id)
+            if game is not None and (game.head is None or game.head.version < head.version):
+                game.head = head
 
     def secret(self, game_id: str) -> str | None:
         game = self.games.get(game_id)
@@ -200,9 +216,11 @@ class MemoryEventLog:
             stored.append(StoredEvent(position=len(self.log) + offset, idempotency_key=key, hash=previous, **row))
         return tuple(stored)
 
-    def _commit(self, game: _Game, stored: tuple[StoredEvent, ...]) -> None:
+    def _commit(self, game: _Game, stored: tuple[StoredEvent, ...], concealment: Concealment | None) -> None:
         game.events.extend(stored)
         self.log.extend(stored)
+        if concealment is not None:
+            game.head = GameHead(stored[-1].version, concealment)
 
     def _replay(self, game_id: str, game: _Game, key: str, fingerprint: str) -> AppendResult | None:
         used = game.keys.get(key)

@@ -8,11 +8,15 @@ written here as literals, computed once.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from service.hashing import GENESIS_HASH, canonical_json, chain_hash
+from service.hashing import GENESIS_HASH, canonical_json, chain_hash, row_hash
+from service.store.encoding import decode_data
 
 GOLDEN_OBJECT = {"b": [1, 2.5, None, True, -0.0, 10**20], "a": 'é ☃ "q" \\ \n', "c": {"z": 1, "y": "x"}}
 GOLDEN_TEXT = '{"a":"é ☃ \\"q\\" \\\\ \\n","b":[1,2.5,null,true,-0.0,100000000000000000000],"c":{"y":"x","z":1}}'
@@ -43,3 +47,47 @@ def test_the_chain_hash_is_pinned_and_covers_only_the_hashed_fields() -> None:
 def test_values_that_are_not_json_are_refused(value: object) -> None:
     with pytest.raises((ValueError, TypeError)):
         canonical_json({"x": value})
+
+
+def test_the_row_hash_from_canonical_data_is_the_chain_hash_pinned() -> None:
+    data_json = canonical_json(ROW["data"])
+    assert row_hash(GENESIS_HASH, "golden", 1, "BidMade", 1, data_json, str(ROW["recorded_at"])) == GOLDEN_HASH_1
+
+
+_texts = st.text(st.characters(codec="utf-8"), max_size=12)
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | _texts,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_texts, inner, max_size=4), max_leaves=12,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(previous=st.text("0123456789abcdef", min_size=64, max_size=64), game_id=_texts, version=st.integers(1, 2**31),
+       type_=_texts, schema_version=st.integers(1, 99), data=st.dictionaries(_texts, _json, max_size=5),
+       recorded_at=_texts)
+def test_the_row_hash_equals_the_chain_hash_of_the_same_row(
+    previous: str, game_id: str, version: int, type_: str, schema_version: int, data: dict[str, object],
+    recorded_at: str,
+) -> None:
+    row = {"game_id": game_id, "version": version, "type": type_, "schema_version": schema_version, "data": data,
+           "recorded_at": recorded_at}
+    expected = chain_hash(previous, row)
+    assert row_hash(previous, game_id, version, type_, schema_version, canonical_json(data), recorded_at) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(value=_json)
+def test_stored_payloads_decode_as_json_loads_reads_them(value: object) -> None:
+    text = canonical_json(value)
+    assert decode_data(text) == json.loads(text)
+
+
+@pytest.mark.parametrize("text", [" {}", "{} ", '{"a":1}x', "", "nan", '{"a":NaN}', "[1,2"])
+def test_text_that_is_not_one_bare_value_decodes_or_fails_as_json_loads_says(text: str) -> None:
+    try:
+        expected: object = json.loads(text)
+    except ValueError as error:
+        with pytest.raises(type(error)):
+            decode_data(text)
+    else:
+        assert decode_data(text) == expected

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine
 
+from domain.views import NOTHING_HIDDEN
 from service.ports.events import ConcurrencyError, NewEvent
 from service.store import open_event_store
 from service.store.recorder import Recorder
@@ -94,13 +95,13 @@ def _failing_row(engine: Engine, table: str, game_id: str, version: int | None) 
                 conn.exec_driver_sql(f"DROP FUNCTION {name}()")
 
 
-# The database fails the append after each of the batch's rows in turn, and after the key's
-# row: whatever had gone in goes out with it (DESIGN.md, "The event store": a batch commits
-# whole or not at all).
+# The database fails the append after each of the batch's rows in turn, after the key's
+# row and after the game's head: whatever had gone in goes out with it (DESIGN.md, "The
+# event store": a batch commits whole or not at all).
 @pytest.mark.parametrize(
     ("table", "row"),
-    [*(("events", n) for n in range(1, BATCH + 1)), ("idempotency_keys", 1)],
-    ids=[*(f"after-event-row-{n}" for n in range(1, BATCH + 1)), "after-the-key-row"],
+    [*(("events", n) for n in range(1, BATCH + 1)), ("idempotency_keys", 1), ("game_heads", 1)],
+    ids=[*(f"after-event-row-{n}" for n in range(1, BATCH + 1)), "after-the-key-row", "after-the-head-row"],
 )
 def test_a_batch_commits_whole_or_not_at_all_wherever_it_fails(engine: Engine, table: str, row: int) -> None:
     store = open_event_store(engine)
@@ -111,10 +112,11 @@ def test_a_batch_commits_whole_or_not_at_all_wherever_it_fails(engine: Engine, t
         rows_before = conn.execute(sa.select(sa.func.count()).select_from(events_table)).scalar_one()
     with _failing_row(engine, table, game_id, row + 1 if table == "events" else None):
         with pytest.raises(Exception) as failed:  # noqa: PT011 - the database's own error, as each backend says it
-            store.append(game_id, 1, batch, idempotency_key="the-key")
+            store.append(game_id, 1, batch, idempotency_key="the-key", concealment=NOTHING_HIDDEN)
     assert "injected failure" in str(failed.value) or isinstance(failed.value, ConcurrencyError)
     assert store.version(game_id) == 1
     assert store.replayed(game_id, "the-key", "anything") is None  # the key was not kept either
+    assert store.heads([game_id]) == {}  # nor the head (the game was created without one)
     with engine.connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(events_table)).scalar_one() == rows_before
     # Nothing half-written is in the way: the same command appends whole.
@@ -123,19 +125,21 @@ def test_a_batch_commits_whole_or_not_at_all_wherever_it_fails(engine: Engine, t
     assert store.verify_chain(game_id) is None
 
 
-def test_a_failure_just_before_commit_stores_nothing(engine: Engine) -> None:
+def test_a_failure_just_before_commit_stores_nothing(engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last step of an append's transaction (its jobs) fails: the events, key and head go with it."""
     store = open_event_store(engine)
     game_id = f"commit-{uuid.uuid4().hex}"
     store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
 
-    def refuse(_conn: Any) -> None:
+    def refuse(*_args: Any) -> None:
         raise RuntimeError("injected failure at commit")
 
-    event.listen(engine, "commit", refuse)
-    try:
-        with pytest.raises(RuntimeError, match="at commit"):
-            store.append(game_id, 1, [NewEvent("Step", {"n": n}) for n in range(BATCH)])
-    finally:
-        event.remove(engine, "commit", refuse)
+    monkeypatch.setattr(type(store), "_insert_jobs", refuse)
+    with pytest.raises(RuntimeError, match="at commit"):
+        store.append(game_id, 1, [NewEvent("Step", {"n": n}) for n in range(BATCH)], idempotency_key="k",
+                     concealment=NOTHING_HIDDEN)
+    monkeypatch.undo()
     assert store.version(game_id) == 1
+    assert store.heads([game_id]) == {}
+    assert store.replayed(game_id, "k", "any") is None
     assert store.append(game_id, 1, [NewEvent("Step", {})]).events[0].version == 2

@@ -16,11 +16,11 @@ from service.games import GameService
 from service.store.migrate import upgrade
 from service.games.state_cache import fold
 from service.store import open_event_store
-from service.store.recorder import Recorder
+from service.store.sqlite import SQLiteRecorder
 from tests.dbs import sqlite_url
 
 
-class _CountingStore(Recorder):
+class _CountingStore(SQLiteRecorder):
     secrets_read = 0
 
     def secret(self, game_id: str) -> str | None:

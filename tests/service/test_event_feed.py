@@ -14,13 +14,15 @@ import random
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 from sqlalchemy import Engine, event
 
+from service.store import postgres_sql, sqlite_sql
 from service.store.db import make_engine
 from service.store import open_event_store
 from service.store.recorder import Recorder
@@ -34,19 +36,46 @@ RUNS = 20
 MAX_DELAY = 0.004
 
 
+_DELAYED: weakref.WeakSet[Engine] = weakref.WeakSet()  # the engines whose commits wait first
+
+
 def delayed_commits(url: str) -> Engine:
-    """Return an engine whose every commit waits 0-4 ms first."""
+    """Return an engine whose every commit waits 0-4 ms first (through SQLAlchemy, or the
+    recorders' own transactions on the driver: see ``_delay_driver_commits``)."""
     engine = make_engine(url)
     rng = random.Random(5)
     lock = threading.Lock()
 
-    def delay(_conn: Any) -> None:
+    def delay(_conn: Any = None) -> None:
         with lock:
             pause = rng.uniform(0, MAX_DELAY)
         time.sleep(pause)
 
     event.listen(engine, "commit", delay)
+    engine.pitch_delay = delay  # type: ignore[attr-defined]
+    _DELAYED.add(engine)
     return engine
+
+
+@pytest.fixture(autouse=True)
+def _delay_driver_commits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Delay the commits of the appends' own transactions (service/store/sqlite_sql.py and
+    postgres_sql.py ``write``) on a delayed engine, between the append's work and its commit."""
+    for module in (sqlite_sql, postgres_sql):
+        original = module.write
+
+        def write(engine: Engine, work: Callable[[Any], Any], original: Any = original) -> Any:
+            if engine not in _DELAYED:
+                return original(engine, work)
+
+            def then_wait(raw: Any) -> Any:
+                done = work(raw)
+                engine.pitch_delay()  # type: ignore[attr-defined]
+                return done
+
+            return original(engine, then_wait)
+
+        monkeypatch.setattr(module, "write", write)
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 
 from domain.state import GameState
 from service.games import GameService
@@ -23,6 +23,7 @@ from service.ports.jobs import (
     BID_ANALYSIS, DONE, FAILED, HINT, MOVE, PENDING, RUNNING, SUPERSEDED, Dispatcher, JobRequest,
 )
 from service.store import open_event_store
+from service.store.db import make_engine
 from service.store.job_rows import JobRows
 
 LEASE = 30.0
@@ -323,3 +324,38 @@ def test_the_jobs_table_out_of_reach_raises_store_unavailable() -> None:
             JobRows(engine).create("g", hint_job())
     finally:
         engine.dispose()
+
+
+def test_on_postgresql_a_lease_commits_without_waiting_for_the_disk_but_a_new_job_waits(
+    postgres_store_url: str,
+) -> None:
+    """A claim, renewal or result lost in a crash is recovered by the leases; a new job's row is not.
+
+    (PostgreSQL's ``synchronous_commit``; SQLite's durability is its connection's.)
+    """
+    engine = make_engine(postgres_store_url)
+    transactions: list[list[str]] = []
+
+    def begin(_conn: Any) -> None:
+        transactions.append([])
+
+    def executed(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        transactions[-1].append(statement.split()[0].upper() + (" ASYNC" if "synchronous_commit" in statement else ""))
+
+    rows = JobRows(engine)
+    event.listen(engine, "begin", begin)
+    event.listen(engine, "before_cursor_execute", executed)
+    try:
+        job = rows.create("game", JobRequest(HINT, 0, 3, 1))
+        assert job is not None
+        writes = len(transactions)
+        assert rows.claim(job.id, "me", LEASE) is not None
+        assert rows.renew(job.id, "me", LEASE)
+        assert rows.finish(job.id, "me", DONE, {"ok": True})
+    finally:
+        event.remove(engine, "begin", begin)
+        event.remove(engine, "before_cursor_execute", executed)
+        engine.dispose()
+    assert transactions[0][0] == "INSERT"  # the new job: a durable commit
+    leases = [t for t in transactions[writes:] if t and t[0] != "SELECT"]
+    assert len(leases) == 3 and all(t[0] == "SET ASYNC" and "UPDATE" in t for t in leases), transactions

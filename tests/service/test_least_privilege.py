@@ -1,5 +1,5 @@
-"""PostgreSQL: the role ``pitch db grant ROLE`` makes can play games, run jobs, read the feed and
-keep tables (invites, claimed seats, the listing), and the permission system itself refuses it
+"""PostgreSQL: the role ``pitch db grant ROLE`` makes can play games, run jobs, keep games' heads, read the feed
+and keep tables (invites, claimed seats, the listing), and the permission system itself refuses it
 UPDATE, DELETE and TRUNCATE of history (an open seat's invite included).
 """
 
@@ -17,7 +17,8 @@ from psycopg import errors
 from sqlalchemy.engine import make_url
 
 from service.cli import main
-from service.ports.events import NewEvent, SeatRecord
+from domain.views import NOTHING_HIDDEN, Concealment
+from service.ports.events import GameHead, NewEvent, SeatRecord
 from service.ports.jobs import JobRequest
 from service.ports.tables import Invite, Listing, ListingChange
 from service.store import open_event_store
@@ -57,10 +58,14 @@ def test_the_role_plays_runs_jobs_and_reads_the_feed(granted: tuple[str, str]) -
     try:
         store = open_event_store(engine)
         game_id = f"grant-{uuid.uuid4().hex}"
-        store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
-        store.append(game_id, 1, [NewEvent("Step", {})], idempotency_key="k")
+        store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret", concealment=NOTHING_HIDDEN)
+        store.append(game_id, 1, [NewEvent("Step", {})], idempotency_key="k", concealment=Concealment(1, 2))
         assert store.append(game_id, 1, [NewEvent("Step", {})], idempotency_key="k").replayed
         assert [e.game_id for e in store.read_all(0, 10)] == [game_id, game_id]
+        assert store.heads([game_id]) == {game_id: GameHead(2, Concealment(1, 2))}
+        store.append(game_id, 2, [NewEvent("Step", {})])
+        store.remember_head(game_id, GameHead(3, NOTHING_HIDDEN))  # as a page that replayed the game does
+        assert store.heads([game_id]) == {game_id: GameHead(3, NOTHING_HIDDEN)}
         assert store.verify_chain(game_id) is None
         jobs = JobRows(engine)
         job = jobs.create(game_id, JobRequest("hint", 0, 1, 2))

@@ -13,13 +13,14 @@ from alembic.runtime.migration import MigrationContext
 from service.store.db import make_engine
 from service.store.migrate import current, downgrade, upgrade
 from service.store.tables import jobs_table  # noqa: F401  (registers the jobs table on the metadata
+from service.games import GameService
 from service.store import open_event_store
 from service.store.recorder import Recorder
 from service.ports.events import NewEvent
 from service.store.tables import metadata
 from tests.dbs import postgres_database, sqlite_url
 
-STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs", "invites", "listings"}
+STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings"}
 HEAD = "0004"
 
 
@@ -93,3 +94,28 @@ def test_a_percent_sign_in_the_url_survives_the_alembic_config() -> None:
         assert "p%25ss@" in with_password
         upgrade(with_password)
         assert current(with_password) == HEAD
+
+
+def test_games_stored_before_heads_were_kept_are_served_after_the_upgrade(empty_url: str) -> None:
+    """A store at 0002 (no game_heads) upgraded to 0003: its games' pages read as they did."""
+    upgrade(empty_url)
+    engine = make_engine(empty_url)
+    try:
+        service = GameService(open_event_store(engine))
+        created = service.create_game("team-auction", {}, [{"kind": "human"}] * 4, seed="before-heads")
+        before = service.events(created.game_id, None, 0, 1000), service.feed(0, 1000)
+        assert before[0][0][1]["data"]["stock"] is None  # the deal being played is hidden
+    finally:
+        engine.dispose()
+    downgrade(empty_url, "0002")
+    assert "game_heads" not in table_names(empty_url)
+    upgrade(empty_url)
+    engine = make_engine(empty_url)
+    try:
+        store = open_event_store(engine)
+        assert store.heads([created.game_id]) == {}  # nothing kept for it yet: it is replayed once
+        service = GameService(store)
+        assert (service.events(created.game_id, None, 0, 1000), service.feed(0, 1000)) == before
+        assert set(store.heads([created.game_id])) == {created.game_id}
+    finally:
+        engine.dispose()

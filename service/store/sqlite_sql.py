@@ -1,0 +1,179 @@
+"""The append and the reads on SQLite, sent through the sqlite3 module on the pooled connection.
+
+Every action the service accepts appends, and every page reads: these skip SQLAlchemy's
+per-statement and per-transaction work (compiling, binding, events, wrapping results),
+which cost more than SQLite itself here. sqlite3 keeps each statement prepared in its
+own cache, keyed by its text. The pooled connection is in autocommit mode
+(service/store/db.py): ``write`` issues ``BEGIN IMMEDIATE`` itself, so a writer holds
+the write lock from its first statement to its commit, as every SQLAlchemy transaction
+of the store does; a lone SELECT reads one snapshot without a transaction of its own.
+
+What these store is what SQLAlchemy's statements stored (tests/service/test_store.py runs
+the same contract on both backends). sqlite3's own errors come out of here;
+service/store/translate.py turns ``UNAVAILABLE`` into StoreUnavailableError, and the
+recorder turns ``IntegrityError`` into a conflict or a refused batch.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine
+
+IntegrityError = sqlite3.IntegrityError
+
+T = TypeVar("T")
+
+UNAVAILABLE = (sqlite3.OperationalError, sqlite3.InterfaceError)
+
+_EVENT_COLUMNS = "position, game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
+
+HEAD = "SELECT version, hash FROM events WHERE game_id = ? ORDER BY version DESC LIMIT 1"
+HEAD_AND_KEY = (
+    "SELECT h.version, h.hash, k.fingerprint, k.first_version, k.last_version"
+    " FROM (SELECT 1) AS one"
+    " LEFT JOIN (SELECT version, hash FROM events WHERE game_id = :game_id ORDER BY version DESC LIMIT 1) AS h"
+    " LEFT JOIN idempotency_keys AS k ON k.game_id = :game_id AND k.key = :key"
+)
+INSERT_KEY = (
+    "INSERT INTO idempotency_keys (game_id, key, fingerprint, first_version, last_version, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+INSERT_JOB = (
+    "INSERT INTO jobs (id, game_id, kind, seat, level, for_version, request, state, attempts, created_at, updated_at,"
+    " not_before)"
+    " VALUES (:id, :game_id, :kind, :seat, :level, :for_version, :request, :state, :attempts, :created_at,"
+    " :updated_at, :not_before)"
+)
+UPSERT_HEAD = (
+    "INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
+    " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version"
+)
+SELECT_EVENTS = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND version > ? ORDER BY version LIMIT ?"
+SELECT_EVENTS_THROUGH = (
+    f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND version > ? AND version <= ? ORDER BY version"
+)
+SELECT_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?"
+# One text for any number of games (json_each), so one prepared statement.
+SELECT_HEADS = (
+    "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
+    " WHERE g.game_id IN (SELECT value FROM json_each(?))"
+    " AND g.version = (SELECT e.version FROM events AS e WHERE e.game_id = g.game_id ORDER BY e.version DESC LIMIT 1)"
+)
+
+
+def _insert_events_statement(rows: int) -> str:
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
+    return (
+        "INSERT INTO events (game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash)"
+        f" VALUES {values} RETURNING version, position"
+    )
+
+
+_INSERT_EVENTS = {rows: _insert_events_statement(rows) for rows in range(1, 65)}
+
+
+def driver(connection: Any) -> sqlite3.Connection:
+    """Return the sqlite3 connection under a SQLAlchemy ``Connection`` (or the one given)."""
+    if isinstance(connection, sqlite3.Connection):
+        return connection
+    raw: sqlite3.Connection = connection.connection.driver_connection
+    return raw
+
+
+@contextmanager
+def pooled(engine: Engine) -> Iterator[sqlite3.Connection]:
+    """Lend a pooled connection's sqlite3 connection, and give it back to the pool after."""
+    lent = engine.raw_connection()
+    try:
+        raw: sqlite3.Connection = lent.driver_connection  # type: ignore[assignment]
+        yield raw
+    finally:
+        lent.close()
+
+
+def write(engine: Engine, work: Callable[[sqlite3.Connection], T]) -> T:
+    """Return ``work(connection)`` run in a writing transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``)
+    on a pooled connection.
+
+    It is rolled back when ``work`` (or the commit) raises; a connection whose rollback fails
+    is dropped from the pool rather than lent again in the middle of a transaction.
+    """
+    lent = engine.raw_connection()
+    try:
+        raw: sqlite3.Connection = lent.driver_connection  # type: ignore[assignment]
+        raw.execute("BEGIN IMMEDIATE")
+        try:
+            done = work(raw)
+            raw.execute("COMMIT")
+            return done
+        except BaseException:
+            try:
+                if raw.in_transaction:
+                    raw.execute("ROLLBACK")
+            except sqlite3.Error:
+                lent.invalidate()
+            raise
+    finally:
+        lent.close()
+
+
+def head_and_key(raw: sqlite3.Connection, game_id: str, key: str | None) -> tuple[Any, Any, Any, Any, Any]:
+    """Return (version, hash, fingerprint, first, last): the game's last event and the key's row (NULLs: none)."""
+    if key is None:  # the head alone: one probe of the (game_id, version) index
+        head = raw.execute(HEAD, (game_id,)).fetchone()
+        return (None, None, None, None, None) if head is None else (head[0], head[1], None, None, None)
+    row = raw.execute(HEAD_AND_KEY, {"game_id": game_id, "key": key}).fetchone()
+    assert row is not None  # the statement always returns its one row
+    return row[0], row[1], row[2], row[3], row[4]
+
+
+def insert_events(
+    raw: sqlite3.Connection, rows: Sequence[dict[str, Any]], recorded_at: str, claim: tuple[str, str] | None,
+) -> dict[int, int]:
+    """Insert the rows in version order (and the key of ``claim``); return each version's position."""
+    positions: dict[int, int] = {}
+    for start in range(0, len(rows), 64):
+        chunk = rows[start:start + 64]
+        params: list[Any] = []
+        for r in chunk:
+            params += (r["game_id"], r["version"], r["type"], r["schema_version"], r["data"], recorded_at,
+                       r["idempotency_key"], r["hash"])
+        positions.update(raw.execute(_INSERT_EVENTS[len(chunk)], params).fetchall())
+    if claim is not None:
+        raw.execute(INSERT_KEY, (rows[0]["game_id"], claim[0], claim[1], rows[0]["version"], rows[-1]["version"],
+                                 recorded_at))
+    return positions
+
+
+def upsert_head(raw: sqlite3.Connection, game_id: str, version: int, deal: int | None, since: int) -> None:
+    """Write the game's head row, unless it holds a later version already."""
+    raw.execute(UPSERT_HEAD, (game_id, version, deal, since))
+
+
+def insert_jobs(raw: sqlite3.Connection, rows: Sequence[dict[str, Any]]) -> None:
+    """Insert job rows (service/store/job_rows.py ``new_rows``)."""
+    raw.executemany(INSERT_JOB, rows)
+
+
+def select_events(
+    raw: sqlite3.Connection, game_id: str, after: int, limit: int | None = None, through: int | None = None,
+) -> list[tuple[Any, ...]]:
+    """Return the rows of the game's events after ``after`` (through ``through``), in version order."""
+    if through is not None:
+        return raw.execute(SELECT_EVENTS_THROUGH, (game_id, after, through)).fetchall()
+    return raw.execute(SELECT_EVENTS, (game_id, after, -1 if limit is None else limit)).fetchall()
+
+
+def select_all(raw: sqlite3.Connection, after: int, limit: int) -> list[tuple[Any, ...]]:
+    """Return the rows of every game's events after position ``after``, at most ``limit``."""
+    return raw.execute(SELECT_ALL, (after, limit)).fetchall()
+
+
+def select_heads(raw: sqlite3.Connection, game_ids_json: str) -> list[tuple[Any, ...]]:
+    """Return (game_id, version, hidden_deal, hidden_since) of the games (a JSON list) whose head row is current."""
+    return raw.execute(SELECT_HEADS, (game_ids_json,)).fetchall()
