@@ -279,7 +279,7 @@ def selfplay(
 
         print_passed_out(preset, levels, all_pass, seed, jobs or default_jobs())
         return
-    check_preset(ctx, click.Option(["--rules"]), preset)
+    check_preset(ctx, next(p for p in ctx.command.params if p.name == "preset"), preset)
 
     try:
         a, b = (int(part) for part in levels.split(","))
