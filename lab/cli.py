@@ -279,7 +279,11 @@ def selfplay(
 
         print_passed_out(preset, levels, all_pass, seed, jobs or default_jobs())
         return
-    check_preset(ctx, next(p for p in ctx.command.params if p.name == "preset"), preset)
+    try:
+        check_preset(ctx, next(p for p in ctx.command.params if p.name == "preset"), preset)
+    except click.BadParameter as error:
+        error.param_hint = "--rules"
+        raise
 
     try:
         a, b = (int(part) for part in levels.split(","))
