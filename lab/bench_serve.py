@@ -27,9 +27,6 @@ import sqlalchemy as sa
 from flask import Flask, request
 
 from service.hashing import GENESIS_HASH, canonical_json, row_hash
-from service.store import postgres_sql, sqlite_sql
-from service.store.db import make_engine
-from service.store.encoding import stamp, utc_now
 
 INSERT_PATH = "/insert"
 
@@ -83,6 +80,12 @@ def create_insert_app(url: str, pool_size: int) -> Flask:
 
     The body: ``{"game": ..., "version": ..., "type": ..., "data": {...}}``, one event of a game.
     """
+    # Imported here, not with the module: the store imports psycopg, which must come after
+    # the gevent patch of main() (service/gunicorn_app.py says why).
+    from service.store import postgres_sql, sqlite_sql
+    from service.store.db import make_engine
+    from service.store.encoding import stamp, utc_now
+
     app = Flask("pitch-bench-insert")
     engine = make_engine(url, pool_size)
     postgres = engine.dialect.name == "postgresql"
