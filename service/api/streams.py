@@ -65,10 +65,33 @@ class FeedStreamQuery(Schema):
     )
 
 
+# One server-sent event as a client's SSE parser hands it over (the `schema` of an event-stream
+# response describes each event, as OpenAPI 3.2's `itemSchema` does): comments such as the
+# heartbeat are not events.
+STREAM_EVENT = {
+    "type": "object",
+    "properties": {
+        "id": {
+            "type": "string", "pattern": "^[0-9]+$",
+            "description": "The game's version (a game's stream) or the global position (the feed).",
+        },
+        "event": {
+            "type": "string", "enum": ["message", "end"],
+            "description": "`message` (the default): a stored event; `end`: the game is over.",
+        },
+        "data": {
+            "type": "string", "contentMediaType": "application/json",
+            "description": "The event's JSON, or `{\"version\": N}` for `end`.",
+        },
+        "retry": {"type": "integer", "minimum": 0, "description": "How long to wait before reconnecting, in milliseconds."},
+    },
+}
+
+
 def _stream_doc(what: str, example: str) -> dict[str, Any]:
     return {"200": {
         "description": what,
-        "content": {MEDIA_TYPE: {"schema": {"type": "string"}, "example": example}},
+        "content": {MEDIA_TYPE: {"schema": STREAM_EVENT, "example": example}},
     }}
 
 

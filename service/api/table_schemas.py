@@ -97,9 +97,15 @@ class TableChanged(Schema):
 
 
 class TablesQuery(Schema):
-    after = fields.String(load_default=None, validate=validate.Length(min=1, max=400), metadata={"description": "The `next` of the page before."})
+    after = fields.String(
+        load_default=None, validate=[validate.Length(min=1, max=200), validate.Regexp(r"^[0-9A-Za-z:.+|_-]+$")],
+        metadata={"description": "The `next` of the page before."},
+    )
     limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
-    preset = fields.String(load_default=None, validate=validate.Length(min=1, max=100), metadata={"description": "Only tables of this preset."})
+    preset = fields.String(
+        load_default=None, validate=[validate.Length(min=1, max=100), validate.Regexp(r"^[a-z0-9-]+$")],
+        metadata={"description": "Only tables of this preset (a preset's name, as GET /v1/presets lists them)."},
+    )
 
 
 class TableListed(Schema):

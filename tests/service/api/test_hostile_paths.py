@@ -30,3 +30,12 @@ def test_numbers_beyond_a_stored_version_are_400s_or_404s(client: FlaskClient) -
     )
     assert response.status_code == 400
     assert response.get_json()["errors"] == ["expected_version: Must be greater than or equal to 0 and less than or equal to 2147483647."]
+
+
+def test_the_table_list_answers_a_nul_or_stray_text_in_its_query_with_a_problem(client: FlaskClient) -> None:
+    # PostgreSQL refuses a NUL in a text parameter: such a query must never reach the store.
+    for query in ("preset=%00", "preset=team%00auction", "after=2026%00", "after=%C2%91pj", "preset=Team Auction"):
+        response = client.get(f"/v1/tables?{query}")
+        assert response.status_code in (400, 422), (query, response.get_json())
+        assert response.get_json()["status"] == response.status_code
+    assert client.get("/v1/tables?preset=team-auction").status_code == 200
