@@ -28,10 +28,11 @@ from service.api import create_app
 from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.store.migrate import upgrade
-from service.ports.jobs import DONE, MOVE, RUNNING
+from service.ports.jobs import CLOCK, DONE, MOVE, RUNNING
 from service.store.tables import jobs_table
 from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame, bearer
+from tests.service.api.table_client import Table, seed_dealt_by
 
 REDIS_DB = 13
 BROKER = f"redis://127.0.0.1:6379/{REDIS_DB}"
@@ -219,3 +220,27 @@ def test_every_line_a_worker_writes_is_json(workers: Callable[..., Worker]) -> N
     assert any(e["message"] == "worker: Warm shutdown (MainProcess)" for e in entries)
     if os.geteuid() == 0:  # Celery warns when it runs as root: the warning is a JSON line too
         assert any(e["logger"] == "py.warnings" and "SecurityWarning" in e["message"] for e in entries)
+
+
+def test_a_turn_clock_runs_out_on_celery_workers_once(workers: Callable[..., Worker], services: Services) -> None:
+    """The clock's job goes to the broker with a countdown; with two workers the stand-in acts once, on time."""
+    workers()
+    workers()
+    client = create_app(services=services).test_client()
+    table = Table.create(
+        client, [{"kind": "human"}] * 4, seed=seed_dealt_by(3, prefix="celery-clock"),
+        clock={"seconds": 2, "stand_in": {"kind": "ai", "level": 1}},
+    )
+    view = table.view()
+    ran_out = wait_for(lambda: [e for e in table.events() if e["type"] == "ClockRanOut"], "the stand-in")
+    assert ran_out[0]["version"] == view["version"] + 1 and ran_out[0]["data"]["seat"] == view["to_act"]
+    assert ran_out[0]["recorded_at"] >= view["table"]["deadline"]  # never before the deadline (same UTC format)
+    time.sleep(1.0)  # a second delivery of the same job would land now
+    events = table.events()
+    assert [e["type"] for e in events].count("ClockRanOut") == 1
+    assert len([e for e in events if e["version"] > view["version"]]) == 2  # the timeout and the stand-in's move
+    with services.engine.connect() as conn:
+        (row,) = conn.execute(jobs_table.select().where(
+            jobs_table.c.game_id == table.id, jobs_table.c.kind == CLOCK, jobs_table.c.for_version == view["version"],
+        )).all()
+    assert row.state == DONE and row.attempts == 1
