@@ -1,9 +1,10 @@
 """Settings: one value built from the ``PITCH_*`` environment variables, passed in.
 
 Nothing reads the environment after start-up; tests build ``Settings`` directly. The
-README's "Configuration" table lists every variable (a test keeps it complete). Every
-variable is checked when the settings are read: a value that is not of its kind stops the
-start with one line naming the variable (``SettingsError``), never a traceback later.
+"Configuration" table of docs/operations.md lists every variable (a test keeps it
+complete). Every variable is checked when the settings are read: a value that is not of its
+kind stops the start with one line naming the variable (``SettingsError``), never a
+traceback later.
 
 | variable | meaning | default |
 | --- | --- | --- |

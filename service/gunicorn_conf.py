@@ -2,7 +2,7 @@
 
 Run: ``gunicorn -c python:service.gunicorn_conf 'service.api:create_app()'`` (the image and
 the systemd unit do): gunicorn finds this module wherever the package is installed. Every
-value comes from the ``PITCH_*`` environment (README "Configuration"), checked when gunicorn
+value comes from the ``PITCH_*`` environment (docs/operations.md, "Configuration"), checked when gunicorn
 reads this module (a bad value stops the start with a line naming the variable), with two
 defaults of its own for a server: ``PITCH_HOST`` 0.0.0.0 and ``PITCH_WORKERS`` one per core
 plus one. The settings themselves are ``pitch serve``'s (service/gunicorn_app.py); gunicorn's

@@ -8,7 +8,7 @@ if the worker process dies (``acks_late``, ``reject_on_worker_lost``), and a swe
 each worker sends again the jobs whose lease expired. The job's lease and its
 ``expected_version`` make every extra delivery harmless (service/jobs/runner.py, handlers.py).
 
-Every line the worker writes is a JSON log line (README "Operations"), Celery's own
+Every line the worker writes is a JSON log line (docs/operations.md, "Logs"), Celery's own
 included: ``pitch worker`` starts Celery quiet (no banner; ``started`` logs what the banner
 showed, as one line), warnings go through logging (service/logs.py), and the few lines
 Celery prints from its signal handlers ("worker: Warm shutdown") are written as JSON by

@@ -95,7 +95,7 @@ class HandView(Schema):
     tricks = fields.List(fields.Nested(schemas.TrickOut), required=True, metadata={"description": "Every finished trick: leader, cards in order, winner."})
     trick = fields.Nested(schemas.TrickOnTable, allow_none=True, metadata={"description": "The trick on the table, while one is being played."})
     score = fields.Nested(schemas.HandScoreOut, allow_none=True, metadata={"description": "The score breakdown, once the hand is scored."})
-    deal_key = fields.String(allow_none=True, metadata={"description": "The deal's key, once revealed (see the README's 'Verify a game's deals')."})
+    deal_key = fields.String(allow_none=True, metadata={"description": "The deal's key, once revealed (see docs/audits.md, 'Verify a game's deals')."})
     first_version = fields.Integer(metadata={"description": "The version of the deal's HandDealt event."})
     last_version = fields.Integer(metadata={"description": "The last version that belongs to this deal."})
     score_version = fields.Integer(allow_none=True, metadata={"description": "The version of the hand's HandScored event."})

@@ -4,7 +4,7 @@
   (``domain/ai/fastsim/__pycache__``) when that folder is writable, else in the folder
   ``NUMBA_CACHE_DIR`` names. An installed package is often read-only to the user that
   runs it (a container image, a package owned by root): the image and the systemd units
-  set ``NUMBA_CACHE_DIR`` (README "Operations"). When it is unset there, the entry points
+  set ``NUMBA_CACHE_DIR`` (docs/operations.md, "Kernels and readiness"). When it is unset there, the entry points
   (``pitch serve``, ``pitch worker``, ``pitch compile``, the gunicorn config) set it to a
   folder of the user's own, or of the temporary directory, and say so in the log
   (``prepare_kernel_cache``); a bare ``create_app`` on such an install still works, its

@@ -1,7 +1,7 @@
-"""deploy/ agrees with the README and with the package: read as the tools read them.
+"""deploy/ agrees with docs/operations.md and with the package: read as the tools read them.
 
 Docker does not run here, so the compose file, the Dockerfile, nginx's config and the
-systemd units are parsed and held to what the README says of them; the commands they run
+systemd units are parsed and held to what docs/operations.md says of them; the commands they run
 are run by other tests where they can be (tests/e2e/test_reload.py runs the image's
 command, tests/e2e/test_read_only_install.py the read-only install).
 """
@@ -119,8 +119,21 @@ def test_the_units_use_the_packages_gunicorn_config_and_a_cache_folder() -> None
     assert url is not None and _user(url.group(1)) == GRANT_ROLE
 
 
+def test_the_operations_page_names_what_the_files_run() -> None:
+    """docs/operations.md quotes the image's command, the grant, the cache folder and the metrics port as they are."""
+    page = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    command = f"{IMAGE_COMMAND[0]} {IMAGE_COMMAND[1]} {IMAGE_COMMAND[2]} '{IMAGE_COMMAND[3]}'"
+    assert command in page
+    assert f"pitch db grant {GRANT_ROLE}" in page and f"postgresql://{GRANT_ROLE}@" in page
+    unit = _unit("pitch-api.service")
+    cache = next(v for v in unit["Environment"][0].split() if v.startswith("NUMBA_CACHE_DIR="))
+    assert cache in page
+    assert f"port {_compose()['api']['environment']['PITCH_METRICS_PORT']}" in page
+    assert "docker compose -f deploy/compose.yaml up --build" in page
+
+
 def test_nothing_names_the_removed_gunicorn_config_file() -> None:
-    for path in [ROOT / "README.md", *DEPLOY.rglob("*"), ROOT / "Makefile"]:
+    for path in [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *DEPLOY.rglob("*"), ROOT / "Makefile"]:
         if path.is_file():
             assert "deploy/gunicorn.conf.py" not in path.read_text(), path
 

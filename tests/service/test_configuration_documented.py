@@ -1,6 +1,6 @@
-"""Every ``PITCH_*`` variable the code or the deploy files read is in the README's
-"Configuration" table (and so are PROMETHEUS_MULTIPROC_DIR and NUMBA_CACHE_DIR, the variables
-of libraries that the service sets or needs).
+"""Every ``PITCH_*`` variable the code or the deploy files read is in the "Configuration"
+table of docs/operations.md (and so are PROMETHEUS_MULTIPROC_DIR and NUMBA_CACHE_DIR, the
+variables of libraries that the service sets or needs), and the table names nothing else.
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ def _read_by_the_code() -> set[str]:
 
 
 def _configuration_table() -> str:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    page = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    section = page.split("## Configuration", 1)[1].split("\n## ", 1)[0]
     return "\n".join(line for line in section.splitlines() if line.startswith("|"))
 
 
-def test_every_variable_is_in_the_readme_table() -> None:
+def test_every_variable_is_in_the_configuration_table() -> None:
     used = _read_by_the_code()
     assert {"PITCH_DATABASE_URL", "PITCH_WRITE_RATE", "PITCH_LOG_LEVEL"} <= used
     table = _configuration_table()
     missing = sorted(name for name in used if f"`{name}`" not in table)
-    assert missing == [], f"add these to README.md's Configuration table: {missing}"
+    assert missing == [], f"add these to the Configuration table of docs/operations.md: {missing}"
     assert "`PROMETHEUS_MULTIPROC_DIR`" in table and "`NUMBA_CACHE_DIR`" in table
 
 

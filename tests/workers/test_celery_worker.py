@@ -208,7 +208,7 @@ def test_a_worker_serves_its_jobs_metrics_summed_over_its_processes(
 
 
 def test_every_line_a_worker_writes_is_json(workers: Callable[..., Worker]) -> None:
-    """Celery's banner, its warnings and its shutdown message included (README "Logs")."""
+    """Celery's banner, its warnings and its shutdown message included (docs/operations.md, "Logs")."""
     worker = workers({"PITCH_LOG_LEVEL": "info"}, ("--pool", "prefork", "--concurrency", "1"))
     worker.stop()
     lines = [line for line in worker.log.read_text(errors="replace").splitlines() if line.strip()]

@@ -134,4 +134,5 @@ def test_each_problem_type_is_answered_as_problem_json(
 def test_each_problem_type_is_documented(kind: str) -> None:
     assert f"| /problems/{kind} | {problems.PROBLEMS[kind][0]} |" in (problems.__doc__ or "")
     assert f"/problems/{kind} ({problems.PROBLEMS[kind][0]}" in API_DESCRIPTION
-    assert f"/problems/{kind}" in (ROOT / "README.md").read_text(encoding="utf-8")
+    status = problems.PROBLEMS[kind][0]
+    assert f"| `/problems/{kind}` | {status} |" in (ROOT / "docs" / "api.md").read_text(encoding="utf-8")

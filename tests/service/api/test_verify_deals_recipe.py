@@ -1,4 +1,4 @@
-"""The README's "Verify a game's deals" recipe, extracted and run on a real finished game.
+"""The recipe of docs/audits.md, "Verify a game's deals", extracted and run on a real finished game.
 
 The recipe must keep working as written: it is run on the event feed of a whole
 server-seeded game played through the API, and must fail when a deal is altered.
@@ -18,12 +18,12 @@ from flask.testing import FlaskClient
 from service.games import GameService
 from tests.service.api.replay_helpers import all_events, play_game
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+AUDITS = Path(__file__).resolve().parents[3] / "docs" / "audits.md"
 
 
 def recipe() -> Callable[[list[dict[str, Any]]], int]:
-    """Return ``verify_deals`` as defined by the README's code block, using only hashlib and hmac."""
-    text = README.read_text(encoding="utf-8")
+    """Return ``verify_deals`` as defined by the page's code block, using only hashlib and hmac."""
+    text = AUDITS.read_text(encoding="utf-8")
     section = text.split("## Verify a game's deals", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S)
     assert code is not None, "the section has a python code block"
@@ -32,12 +32,12 @@ def recipe() -> Callable[[list[dict[str, Any]]], int]:
                 for a in getattr(node, "names", [])}
     assert imported <= {"hashlib", "hmac"}, imported
     namespace: dict[str, Any] = {}
-    exec(compile(tree, "README.md", "exec"), namespace)  # noqa: S102 - our own README
+    exec(compile(tree, "docs/audits.md", "exec"), namespace)  # noqa: S102 - our own documentation
     verify: Callable[[list[dict[str, Any]]], int] = namespace["verify_deals"]
     return verify
 
 
-def test_the_readme_recipe_verifies_every_deal_of_a_finished_game(client: FlaskClient, game_service: GameService) -> None:
+def test_the_recipe_verifies_every_deal_of_a_finished_game(client: FlaskClient, game_service: GameService) -> None:
     game = play_game(client, game_service, policy=21, seed=None,
                      rules={"preset": "team-auction", "options": {"target_score": 6}})
     events = all_events(client, game.id)
@@ -52,7 +52,7 @@ def test_the_readme_recipe_verifies_every_deal_of_a_finished_game(client: FlaskC
     {"removed_ranks": "23456", "jokers": 2, "kitty_size": 3, "target_score": 4},
     {"blind_cards": 6, "trump_by": "first-lead", "target_score": 3},
 ])
-def test_the_readme_recipe_verifies_variant_decks_kitties_and_face_down_rows(
+def test_the_recipe_verifies_variant_decks_kitties_and_face_down_rows(
     client: FlaskClient, game_service: GameService, options: dict[str, Any],
 ) -> None:
     game = play_game(client, game_service, policy=23, seed=None, rules={"preset": "team-auction", "options": options})
@@ -74,7 +74,7 @@ ALTERATIONS: list[tuple[str, Callable[[list[dict[str, Any]]], None]]] = [
 ]
 
 
-def test_the_readme_recipe_rejects_an_altered_game(client: FlaskClient, game_service: GameService) -> None:
+def test_the_recipe_rejects_an_altered_game(client: FlaskClient, game_service: GameService) -> None:
     game = play_game(client, game_service, policy=22, rules={"preset": "team-auction", "options": {"target_score": 3}})
     events = all_events(client, game.id)
     verify = recipe()
