@@ -34,21 +34,18 @@ from domain.events import (
 from domain.evolve import evolve_and_keep, evolve_once
 from domain.play import check_face_down, check_play, has_trump, order_of
 from domain.scoring import Settlement, game_result, score_hand, settle_hand
-from domain.state import (
-    BIDDING, DEALER_SET, DECLARING, DISCARDING, DRAWING, KITTY, PLAYING, REDEALING, SCORING,
-    GameState, HandState,
-)
+from domain.state import GameState, HandState, Phase
 from domain.trumps import trick_winner
 
-_PHASE_OF: dict[type[Any], str] = {
-    MakeBid: BIDDING, Pass: BIDDING, TakeSet: BIDDING, RunIt: BIDDING, DeclareMisdeal: BIDDING,
-    DeclareSmudge: BIDDING,
-    DeclareTrump: DECLARING, Discard: DISCARDING, PlayCard: PLAYING, PlayFaceDown: PLAYING,
-    Claim: PLAYING,
+_PHASE_OF: dict[type[Any], Phase] = {
+    MakeBid: Phase.BIDDING, Pass: Phase.BIDDING, TakeSet: Phase.BIDDING, RunIt: Phase.BIDDING, DeclareMisdeal: Phase.BIDDING,
+    DeclareSmudge: Phase.BIDDING,
+    DeclareTrump: Phase.DECLARING, Discard: Phase.DISCARDING, PlayCard: Phase.PLAYING, PlayFaceDown: Phase.PLAYING,
+    Claim: Phase.PLAYING,
 }
 _PHASE_WORDS = {
-    BIDDING: "the bidding", DECLARING: "the declaring of trump", DISCARDING: "the discarding",
-    PLAYING: "the play of the cards",
+    Phase.BIDDING: "the bidding", Phase.DECLARING: "the declaring of trump", Phase.DISCARDING: "the discarding",
+    Phase.PLAYING: "the play of the cards",
 }
 
 
@@ -193,7 +190,7 @@ def _next(state: GameState, source: DealSource, misdeal: bool, to_score: bool = 
         return []
     rules = state.rules
     phase = hand.phase
-    if phase == PLAYING:
+    if phase == Phase.PLAYING:
         to_act = hand.to_act
         if to_act is None:
             assert hand.leader is not None
@@ -205,14 +202,14 @@ def _next(state: GameState, source: DealSource, misdeal: bool, to_score: bool = 
         if rules.finish_early and hand.tricks and not hand.table and points_decided(rules, hand):
             return [HandFinishedEarly(tricks=completion(rules, hand))]
         return []
-    if phase == KITTY:
+    if phase == Phase.KITTY:
         assert hand.maker is not None
         return [KittyTaken(seat=hand.maker, cards=hand.extra.kitty, deal=hand.deal)]
-    if phase == DISCARDING and rules.discard_by == "automatic" and hand.to_act is not None:
+    if phase == Phase.DISCARDING and rules.discard_by == "automatic" and hand.to_act is not None:
         # 002 "10-point Pitch": "All the discarding and refilling is handled automatically".
         seat = hand.to_act
         return [CardsDiscarded(seat=seat, cards=automatic_discard(rules, hand, seat), done=True, deal=hand.deal)]
-    if phase == DRAWING:
+    if phase == Phase.DRAWING:
         draw = next_draw(rules, hand)
         assert draw is not None
         seat, count = draw
@@ -220,14 +217,14 @@ def _next(state: GameState, source: DealSource, misdeal: bool, to_score: bool = 
             discards = tuple(card for pile in hand.extra.discards for card in pile)
             return [StockReshuffled(cards=source.reshuffle(hand.deal, hand.extra.reshuffles + 1, discards), deal=hand.deal)]
         return [CardsDrawn(seat=seat, cards=hand.stock[:count], deal=hand.deal)]
-    if phase == SCORING:
+    if phase == Phase.SCORING:
         if to_score:
             return [score_hand(rules, hand, state.scores)]
         return _finish_hand(state, hand, source, settle_hand(state, hand))
-    if phase == DEALER_SET:
+    if phase == Phase.DEALER_SET:
         settled = _dealer_set(state, hand)
         return [settled.scored] if to_score else _finish_hand(state, hand, source, settled)
-    if phase == REDEALING:
+    if phase == Phase.REDEALING:
         return _redeal(state, hand, source, misdeal)
     return []
 

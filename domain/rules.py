@@ -1,9 +1,10 @@
 """The rules of a table as one frozen, validated value (DESIGN.md "Rules").
 
-Every option a table may set is declared once, as a field of ``Rules`` with its default
-and, in the field's metadata (``option``), its description, its allowed values and the
-rule text it comes from. ``OPTIONS``, the table the API, its schemas and validation read,
-is derived from those fields, in their order.
+Every option a table may set is declared once, as a field of ``Rules``: its type (a
+string option's is the ``Literal`` of the values it takes), its default and, in the
+field's metadata (``option``), its description, its range and the rule text it comes
+from. ``OPTIONS``, the table the API, its schemas and validation read, is derived from
+those fields, in their order.
 Presets (domain/presets.py) are named ``Rules`` values; rule logic reads options and
 never branches on a preset's name. ``resolve_rules`` turns a preset plus overrides
 into ``Rules``, refusing unknown options, values out of range and contradictory
@@ -16,7 +17,7 @@ texts' variants are added here as data.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import Any, Mapping, TypeVar
+from typing import Any, Literal, Mapping, TypeVar, get_args, get_origin, get_type_hints
 
 from domain.cards import RANKS
 from domain.errors import RulesError
@@ -80,20 +81,54 @@ class OptionSpec:
             raise RulesError(f"option '{self.name}' must be {ranges}, not {value}", (self.name,))
 
 
+# The values each string option takes, in the order the API lists them.
+JokerPlace = Literal["below-jacks", "between-jacks", "below-two", "above-ace"]
+JokerOrder = Literal["red-high", "first-played-high"]
+KittyWhen = Literal["before-trump", "after-trump"]
+Misdeal = Literal["none", "2-10", "2-9", "3-9", "4-9"]
+Bidding = Literal["one-round", "rounds", "none"]
+TrumpBy = Literal["declared", "first-lead"]
+StickDealer = Literal["bid", "bid-or-set", "off"]
+AllPassRedeal = Literal["same-dealer", "next-dealer", "eldest-pitches"]
+DealerCanSteal = Literal["never", "any", "maximum"]
+Moon = Literal["none", "extra-point", "instant-win", "game-points"]
+MoonBid = Literal["maximum", "above-maximum"]
+MoonFailure = Literal["minus-bid", "loses-game"]
+Discarding = Literal["none", "all-nontrump", "choose-nontrump", "choose-any", "down-to-six"]
+Refill = Literal["everyone", "dealer-takes-rest", "maker-takes-rest"]
+DiscardBy = Literal["players", "automatic"]
+DiscardFirst = Literal["dealer-left", "maker-left"]
+FirstLeader = Literal["maker", "maker-left"]
+TrickLeader = Literal["winner", "rotating"]
+FirstLead = Literal["trump", "any", "trump-broken"]
+Revoke = Literal["refused", "penalty"]
+Following = Literal["suit-or-trump", "suit-or-trump-must-trump", "must-follow", "must-follow-must-trump"]
+LowPoint = Literal["capturer", "original-owner", "player", "dealt-two"]
+HighPoint = Literal["highest", "ace"]
+GamePoint = Literal["game", "ten-of-trump", "none"]
+GameTie = Literal["none", "makers"]
+SetPenalty = Literal["bid", "double-bid"]
+Contract = Literal["points", "tricks"]
+MoonNegative = Literal["add-bid", "set-to-bid", "wins"]
+GameOver = Literal["score", "hands"]
+WinRule = Literal["highest", "must-bid", "must-bid-or-set", "must-bid-no-junk", "must-bid-or-set-held-short"]
+BothOver = Literal["highest", "makers", "makers-on-tie", "in-order"]
+
 T = TypeVar("T")
 
-# The metadata keys of an option's field, each an argument of OptionSpec.
-OPTION_KEYS = ("description", "source", "choices", "minimum", "maximum", "pattern", "skips")
+# The metadata keys of an option's field, each an argument of OptionSpec; a string option's
+# choices are its field's type, one of the Literal types above.
+OPTION_KEYS = ("description", "source", "minimum", "maximum", "pattern", "skips")
 
 
 def option(
-    default: T, description: str, source: str, *, choices: tuple[str, ...] = (), minimum: int | None = None,
-    maximum: int | None = None, pattern: str | None = None, skips: tuple[int, ...] = (),
+    default: T, description: str, source: str, *, minimum: int | None = None, maximum: int | None = None,
+    pattern: str | None = None, skips: tuple[int, ...] = (),
 ) -> T:
     """Declare one option as a field of ``Rules``: its default, and the rest of its OptionSpec as metadata."""
     metadata = {
-        "description": description, "source": source, "choices": choices, "minimum": minimum,
-        "maximum": maximum, "pattern": pattern, "skips": skips,
+        "description": description, "source": source, "minimum": minimum, "maximum": maximum,
+        "pattern": pattern, "skips": skips,
     }
     return field(default=default, metadata=metadata)
 
@@ -102,8 +137,9 @@ def option(
 class Rules:
     """Every option of a table, resolved. Build it with ``resolve_rules``.
 
-    Each field is one option, declared with ``option``: its default here, its description,
-    allowed values and source text in the field's metadata (``OPTIONS`` reads them).
+    Each field is one option: its type (for a string option, the Literal of its values), its
+    default, and, declared with ``option``, its description, range and source text in the
+    field's metadata (``OPTIONS`` reads them all).
     """
 
     # --- the table -------------------------------------------------------------------
@@ -130,7 +166,7 @@ class Rules:
         pattern="ranks",
     )
     jokers: int = option(0, "Jokers added to the deck; they are trumps.", "000 'Scoring' (Jokers); 001 'Set Back'; 003 'Off-jack, jokers and odd trumps'", minimum=0, maximum=2)
-    joker_place: str = option(
+    joker_place: JokerPlace = option(
         "below-jacks",
         "Where the jokers rank in trump: below-jacks (just above the ten, below the jack and any off-jack), "
         "between-jacks (below the jack, above the off-jack), below-two (one joker below the two, ignored for low), "
@@ -139,13 +175,11 @@ class Rules:
         "000 'Scoring' (Jokers: ranked below the jack; one joker may rank below the two); 000 'Preset Game Rules' "
         "(6 point: between the 10 and off-jack); 001 'Set Back'; 002 '10-point Pitch' (between the 10 and Jack); "
         "003 'Off-jack, jokers and odd trumps' (the ultimate trump, capturing everything but the low trump)",
-        choices=("below-jacks", "between-jacks", "below-two", "above-ace"),
     )
-    joker_order: str = option(
+    joker_order: JokerOrder = option(
         "red-high",
         "How two jokers rank against each other: the red above the black, or the first played on a trick is higher.",
         "000 'Playing' (First joker played is high)",
-        choices=("red-high", "first-played-high"),
     )
     # --- the trump suit --------------------------------------------------------------
     off_jack: bool = option(False, "The jack of trump's colour joins trump just below the jack of trump.", "000 'Scoring' (Off-jack); 003 'Off-jack, jokers and odd trumps'")
@@ -164,12 +198,11 @@ class Rules:
         "3 cards to a kitty; King Pedro and Eighty-three: the winning bidder receives the kitty)",
         minimum=0, maximum=6, skips=(1,),
     )
-    kitty_when: str = option(
+    kitty_when: KittyWhen = option(
         "before-trump",
         "When the maker takes the kitty: before naming trump (Eighty-three: receives the kitty then declares "
         "trump) or after it.",
         "000 'Preset Game Rules' (Eighty-three; King Pedro)",
-        choices=("before-trump", "after-trump"),
     )
     blind_cards: int = option(
         0,
@@ -178,12 +211,11 @@ class Rules:
         "001 'Fish Pitch' (a row of 6 face-down cards)",
         minimum=0, maximum=6,
     )
-    misdeal: str = option(
+    misdeal: Misdeal = option(
         "none",
         "A player dealt only low cards may declare a misdeal on their first turn to bid, and the same "
         "dealer deals again: none, or the low ranks 2-10, 2-9, 3-9 or 4-9.",
         "000 'Bidding' (Misdeal)",
-        choices=("none", "2-10", "2-9", "3-9", "4-9"),
     )
     dealer_can_run: bool = option(
         False,
@@ -193,40 +225,36 @@ class Rules:
         "000 'Bidding' (Dealer can run it)",
     )
     # --- bidding ---------------------------------------------------------------------
-    bidding: str = option(
+    bidding: Bidding = option(
         "one-round",
         "one-round: each player from the dealer's left bids or passes once; rounds: bidding goes round "
         "until all but one have passed, and a player who passed may not re-enter; none: no auction, the "
         "player left of the dealer is the maker (with a bid of 0, so nobody is set).",
         "000 'Bidding' (Bidding: single round, multiple rounds, disabled); 000 'Preset Game Rules' (Team, "
         "Solo, Smear 5 point, King Pedro); 003 'Pitch or blind all fours'",
-        choices=("one-round", "rounds", "none"),
     )
-    trump_by: str = option(
+    trump_by: TrumpBy = option(
         "declared",
         "How trump is set: declared by the maker, or by the suit of the maker's first lead (pitching; a "
         "joker may then not be led first).",
         "000 'Pitch Rules' (the maker will choose the trump suit); 001 'How to Play Pitch' (the first card "
         "led by the high bidder determines trump); 003 'Pitch or blind all fours' (pitching)",
-        choices=("declared", "first-lead"),
     )
-    stick_dealer: str = option(
+    stick_dealer: StickDealer = option(
         "bid",
         "When everyone else has passed: bid (the dealer must bid at least the minimum); bid-or-set (the "
         "dealer may instead take a set of the minimum bid, and the hand is not played); off (the dealer may "
         "pass too, and the hand is dealt again).",
         "000 'Bidding' (Stick the dealer; optionally take a set for the minimum bid); 003 'Auction pitch' "
         "(if no player bids, the deal is abandoned)",
-        choices=("bid", "bid-or-set", "off"),
     )
-    all_pass_redeal: str = option(
+    all_pass_redeal: AllPassRedeal = option(
         "same-dealer",
         "When every player passed: the same dealer deals again, or the next; or (eldest-pitches) nobody "
         "deals again and the player left of the dealer pitches with no contract, every side scoring the "
         "points it takes.",
         "003 'Auction pitch' (the same dealer deals again); 002 '10-point Pitch' (the hand is redealt); "
         "004 'The Pitcher' (if all players passed, the pitcher is the player immediately left of the dealer)",
-        choices=("same-dealer", "next-dealer", "eldest-pitches"),
     )
     min_bid: int = option(2, "The lowest bid.", "000 'Bidding' (minimum bid of 2)", minimum=1, maximum=99)
     max_bid: int = option(
@@ -237,13 +265,12 @@ class Rules:
         "001 (the highest bid is four)",
         minimum=1, maximum=99,
     )
-    dealer_can_steal: str = option(
+    dealer_can_steal: DealerCanSteal = option(
         "never",
         "Whether the dealer may take the bid by equalling it: never, for any bid, or only the maximum.",
         "000 'Rule Options' (Dealer can steal); 001 'How to Play Pitch'",
-        choices=("never", "any", "maximum"),
     )
-    moon: str = option(
+    moon: Moon = option(
         "none",
         "Shooting the moon: none; extra-point (a smudge: one more point for taking every trick and every "
         "point; the maximum bid becomes the points a hand holds plus one, and that bid is the moon, the lower "
@@ -251,21 +278,18 @@ class Rules:
         "shooter's score is negative, when the bid is added instead); game-points (success is worth the "
         "game's target in points, failure costs as much).",
         "000 'Bidding' (Shooting the moon); 001 'How to Play Pitch' (Smudge); 003 'Partnership pitch'",
-        choices=("none", "extra-point", "instant-win", "game-points"),
     )
-    moon_bid: str = option(
+    moon_bid: MoonBid = option(
         "maximum",
         "Which bid shoots the moon: the maximum bid, or a separate bid one above it (with extra-point it is "
         "always the maximum, which that moon raises to the points plus one).",
         "000 'Bidding' (Shoot the moon bid: when playing with an extra point awarded, the shooting the moon bid "
         "is always the maximum bid); 003 'Partnership pitch' (a separate bid worth 5)",
-        choices=("maximum", "above-maximum"),
     )
-    moon_failure: str = option(
+    moon_failure: MoonFailure = option(
         "minus-bid",
         "What failing to shoot the moon costs: the bid, or the game.",
         "000 'Bidding' (Shoot the moon failure); 000 'Preset Game Rules' (High Nine)",
-        choices=("minus-bid", "loses-game"),
     )
     smudge_sealed: bool = option(
         False,
@@ -302,7 +326,7 @@ class Rules:
         "dealt cards for the play of a moon contract.",
         "000 'Bidding' (Shoot the moon discarding: discarding may be disabled for shoot the moon contracts)",
     )
-    discarding: str = option(
+    discarding: Discarding = option(
         "none",
         "After trump is set: none; all-nontrump (each player must discard every non-trump); choose-nontrump "
         "(may choose among non-trumps); choose-any (may choose among all cards); down-to-six (choose "
@@ -311,7 +335,6 @@ class Rules:
         "runs short the discards are shuffled and dealt.",
         "000 'Discarding'; 000 'Preset Game Rules' (7 to 13 point, Pedro, King Pedro); 002 '10-point Pitch'; "
         "001 'Nine Card Pitch'",
-        choices=("none", "all-nontrump", "choose-nontrump", "choose-any", "down-to-six"),
     )
     refill_to: int = option(
         6,
@@ -319,13 +342,12 @@ class Rules:
         "000 'Discarding' (a full six-card hand); 001 'Nine Card Pitch' (replenish to nine)",
         minimum=1, maximum=13,
     )
-    refill: str = option(
+    refill: Refill = option(
         "everyone",
         "everyone: all players are refilled; dealer-takes-rest or maker-takes-rest: that player is not "
         "refilled with the others but takes all the rest of the stock, then discards down to 'refill_to'.",
         "000 'Discarding' (Refilling); 000 'Preset Game Rules' (Smear 10 point, Nine-five, Pedro); "
         "002 '10-point Pitch'",
-        choices=("everyone", "dealer-takes-rest", "maker-takes-rest"),
     )
     discard_trump_points: bool = option(
         True,
@@ -339,7 +361,7 @@ class Rules:
         "000 'Discarding' (Maximum allowed discards); 001 'Nine Card Pitch' (up to four cards)",
         minimum=0, maximum=13,
     )
-    discard_by: str = option(
+    discard_by: DiscardBy = option(
         "players",
         "Who makes the discards: players (each seat chooses where the rules leave it a choice) or automatic "
         "(the service discards for every seat, the kitty's taker and the stock's taker included: what the rules "
@@ -348,40 +370,35 @@ class Rules:
         "two of trump its point), the lowest first).",
         "002 '10-point Pitch' (All the discarding and refilling is handled automatically; if a player held more "
         "than 6 trump, the lowest-value trump cards are discarded as well)",
-        choices=("players", "automatic"),
     )
-    discard_first: str = option(
+    discard_first: DiscardFirst = option(
         "dealer-left",
         "Where the discards, and then the refills, begin: at the dealer's left or at the maker's (the "
         "pitcher's) left, going clockwise.",
         "000 'Discarding' (Cards are dealt clockwise, the left of the dealer receiving cards first); 002 "
         "'10-point Pitch' (starting with the player on the pitcher's left, the non-trump cards are discarded "
         "and the hands refilled)",
-        choices=("dealer-left", "maker-left"),
     )
     # --- play ------------------------------------------------------------------------
-    first_leader: str = option(
+    first_leader: FirstLeader = option(
         "maker",
         "Who leads the first trick: the maker, or the player to the maker's left.",
         "000 'Playing' (Initial leader); 000 'Preset Game Rules' (Nine-five (Connecticut))",
-        choices=("maker", "maker-left"),
     )
-    trick_leader: str = option(
+    trick_leader: TrickLeader = option(
         "winner",
         "Who leads each trick after the first: the winner of the trick before, or (rotating) the player to "
         "the left of the trick before's leader, whoever won it.",
         "000 'Play' (the winning player is the leader of the next trick); 003 (the winner of each trick leads "
         "to the next); 004 'The Pitcher' (for subsequent tricks, the player to the left of the Pitcher plays the "
         "first card of the next trick, and so on)",
-        choices=("winner", "rotating"),
     )
-    first_lead: str = option(
+    first_lead: FirstLead = option(
         "trump",
         "Leading: trump (the first lead of the hand must be a trump, when holding one); any (any suit "
         "may be led at any time); trump-broken (trump may not be led until a trump has been played, "
         "unless holding only trumps).",
         "000 'Play' (must lead a card from the trump suit); 000 'Playing' (Leading)",
-        choices=("trump", "any", "trump-broken"),
     )
     joker_first_lead: bool = option(
         True,
@@ -406,24 +423,22 @@ class Rules:
         "is certain to take every remaining trick however the others play.",
         "000 'Frequently Asked Questions' (What does claim mean?)",
     )
-    revoke: str = option(
+    revoke: Revoke = option(
         "refused",
         "A play that breaks the rule of following suit: refused, or allowed to stand and recorded as a "
         "revoke, for which the revoking side is set back by the bid.",
         "003 'Auction pitch' (a player who can follow suit but discards another non-trump suit is punished "
         "for the revoke)",
-        choices=("refused", "penalty"),
     )
-    following: str = option(
+    following: Following = option(
         "suit-or-trump",
         "How players follow: suit-or-trump (follow the suit led or trump; anything when void), "
         "suit-or-trump-must-trump (and must trump when void, if able), must-follow (follow the suit led; "
         "anything when void), must-follow-must-trump (follow; when void, trump if able).",
         "000 'Playing' (Following suit)",
-        choices=("suit-or-trump", "suit-or-trump-must-trump", "must-follow", "must-follow-must-trump"),
     )
     # --- scoring ---------------------------------------------------------------------
-    low_point: str = option(
+    low_point: LowPoint = option(
         "capturer",
         "Who receives the point for low: capturer (the side that captures it in a trick), original-owner "
         "(the side of the player it was dealt to) or player (the side of the player who plays it); or "
@@ -435,32 +450,28 @@ class Rules:
         "10 point: to the player who plays the card); 001 'How to Play Pitch' (awarded to the team it was "
         "dealt to); 002 'Scoring' (taking or holding the lowest trump); 002 '10-point Pitch' (One point is "
         "awarded to the player who is dealt the 2 of trump); 003 'Scoring variations'",
-        choices=("capturer", "original-owner", "player", "dealt-two"),
     )
-    high_point: str = option(
+    high_point: HighPoint = option(
         "highest",
         "What the point for high is for: highest (the highest trump in play, to its capturer) or ace (the ace "
         "of trump, to its capturer, when it is played; no point when it is not).",
         "000 'Scoring' (1 point for capturing the highest trump); 002 '10-point Pitch' (One point is awarded "
         "for taking the Ace); 002 'Scoring 7-, 10-, 11- and 13-Point' (Taking the Ace of trump)",
-        choices=("highest", "ace"),
     )
-    game_point: str = option(
+    game_point: GamePoint = option(
         "game",
         "What the fourth point is for: game (the side that captures the most game points: ten 10, ace 4, "
         "king 3, queen 2, jack 1), ten-of-trump (one point to the capturer of the ten of trump instead of "
         "game) or none.",
         "000 'Scoring' (Game or 10 of trump: a point for game; for the 10 of trump; or neither); "
         "002 'Scoring 7-, 10-, 11- and 13-Point' (Taking the 10 of trump)",
-        choices=("game", "ten-of-trump", "none"),
     )
-    game_tie: str = option(
+    game_tie: GameTie = option(
         "none",
         "Who receives the game point when the sides with the most game points tie: none (nobody) or "
         "makers (the bidder's side, when it is among them).",
         "000 'Scoring' (Game or 10 of trump: awarded to the bidder on ties or not awarded); 000 'Pitch Rules' "
         "(on ties the game point is not awarded)",
-        choices=("none", "makers"),
     )
     joker_pips: bool = option(
         False,
@@ -544,24 +555,22 @@ class Rules:
         "004 'The Auction' (a contract of 2 rewards the player with 2 victory points if that player took at "
         "least 2 tricks); 004 'Scoring & Points' (victory points can also be awarded for high, low, jack and game)",
     )
-    set_penalty: str = option(
+    set_penalty: SetPenalty = option(
         "bid",
         "What makers short of their bid lose: bid (minus the bid) or double-bid (minus twice the bid).",
         "000 'Scoring' (On failure to make the bid: you may choose to double this penalty)",
-        choices=("bid", "double-bid"),
     )
     all_tricks_penalty: bool = option(
         False,
         "When one side takes every trick, every other side scores -1.",
         "000 'Scoring' (Taking all tricks give the opponents -1 points)",
     )
-    contract: str = option(
+    contract: Contract = option(
         "points",
         "What a bid counts: points (the makers must take at least the bid in points) or tricks (004's "
         "wording: at least the bid in tricks, and a smudge exactly the smudge bid in tricks).",
         "000 'Pitch Rules' (the maker's team is required to take at least the amount of points bid); "
         "004 'The Auction' and 'Smudge' (a contract to take tricks; exactly 4 tricks)",
-        choices=("points", "tricks"),
     )
     moon_tricks: bool = option(
         False,
@@ -569,13 +578,12 @@ class Rules:
         "001 'Fish Pitch' (Smudge: all four points and all 12 tricks); 003 'Partnership pitch' "
         "(winning all six tricks in addition to all four points)",
     )
-    moon_negative: str = option(
+    moon_negative: MoonNegative = option(
         "add-bid",
         "An instant-win moon made from a negative score: add-bid (the bid is added and play continues), "
         "set-to-bid (the score becomes the bid and play continues) or wins (the game is won anyway).",
         "000 'Bidding' (Shooting the moon: when the shooter's score is negative the bid points will be added); "
         "001 'How to Play Pitch' (their score is set to a value of 4); 004 'Smudge' (automatically win the game)",
-        choices=("add-bid", "set-to-bid", "wins"),
     )
     smudge_anyone: bool = option(
         False,
@@ -590,12 +598,11 @@ class Rules:
         "000 'Scoring' (first team to 11); 001 (seven points; Smudge from 7; Nine Card Pitch from 21)",
         minimum=1, maximum=999,
     )
-    game_over: str = option(
+    game_over: GameOver = option(
         "score",
         "What ends the game: score (a side reaching the target score) or hands (a number of hands, "
         "option hand_limit; then the highest score wins).",
         "000 'Game over' (ends at a predetermined number of points or after a certain number of hands)",
-        choices=("score", "hands"),
     )
     hand_limit: int = option(
         10, "How many hands a game of game_over 'hands' lasts.",
@@ -608,7 +615,7 @@ class Rules:
         "001 'Smudge' (begins the game with 7 points ... the first player to reach or go below zero wins); "
         "001 'Nine Card Pitch' (each team is set with a score of 21); 003 'Auction pitch' (counters)",
     )
-    win_rule: str = option(
+    win_rule: WinRule = option(
         "highest",
         "Who may win on reaching the target: highest (any side; the highest score wins), must-bid (only the "
         "makers of the last hand, having made their bid), must-bid-or-set (the makers having made their bid, "
@@ -618,9 +625,8 @@ class Rules:
         "000 'Game over' (Highest score wins; Must bid to win; Must bid or set to win; Must bid to win, no "
         "junk points); 000 'Preset Game Rules' (must take the final bid to win); 001 'Nine Card Pitch' "
         "(must be the declarer or the opponents must have failed; otherwise set to 1); 003 'Partnership pitch'",
-        choices=("highest", "must-bid", "must-bid-or-set", "must-bid-no-junk", "must-bid-or-set-held-short"),
     )
-    both_over: str = option(
+    both_over: BothOver = option(
         "highest",
         "When several sides may win on one hand: highest (the highest score wins; equal highest scores tie), "
         "makers (the makers win, even with the lower score), makers-on-tie (the highest score wins, the "
@@ -630,7 +636,6 @@ class Rules:
         "order); 001 'How to Play Pitch' (the Pitcher wins, else High, Low, Jack, Game in order); 001 "
         "'29 Card Arizona Pitch'; 002 'Scoring' (in the event of a tie, the pitching team wins); 003 "
         "'Auction pitch' (points won by the pitcher are counted first)",
-        choices=("highest", "makers", "makers-on-tie", "in-order"),
     )
     win_by_two: bool = option(
         False, "The winner must also be ahead of every other side by two points.",
@@ -679,8 +684,17 @@ class Rules:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
+def choices_of(annotation: object) -> tuple[str, ...]:
+    """Return the values a string option's type allows: a Literal's, in their order; () for any other type."""
+    return get_args(annotation) if get_origin(annotation) is Literal else ()
+
+
+_TYPES = get_type_hints(Rules)
 OPTIONS: tuple[OptionSpec, ...] = tuple(
-    OptionSpec(f.name, f.default, **{key: f.metadata[key] for key in OPTION_KEYS}) for f in fields(Rules)
+    OptionSpec(
+        f.name, f.default, choices=choices_of(_TYPES[f.name]), **{key: f.metadata[key] for key in OPTION_KEYS},
+    )
+    for f in fields(Rules)
 )
 _SPECS = {spec.name: spec for spec in OPTIONS}
 

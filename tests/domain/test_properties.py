@@ -25,7 +25,7 @@ from domain.evolve import replay
 from domain.legal import legal_commands
 from domain.points import POINT_ORDER
 from domain.scoring import game_result, score_hand
-from domain.state import BIDDING, DECLARING, PLAYING, GameState
+from domain.state import GameState, Phase
 from domain.views import concealment, redact_event, seat_view
 from tests.domain.helpers import playable_mismatches
 from tests.strategies import PlayedGame, played_games
@@ -149,7 +149,7 @@ def test_listed_actions_are_accepted_and_others_refused(game: PlayedGame) -> Non
                     raise AssertionError(f"{late} accepted after the game ended")
             continue
         to_act = state.to_act
-        assert to_act is not None and state.phase in (BIDDING, DECLARING, PLAYING)
+        assert to_act is not None and state.phase in (Phase.BIDDING, Phase.DECLARING, Phase.PLAYING)
         listed = legal_commands(state, to_act)
         assert listed, f"seat {to_act} has nothing to do at version {k}"
         for command in listed:
