@@ -18,7 +18,7 @@ from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
 from domain.cards import ALL_CARDS, game_points
 from domain.codec import decode, encode
 from domain.dealing import deal_hand, deck_of
-from domain.decide import decide
+from domain.decide import check_command, decide
 from domain.errors import GameOverError, IllegalActionError, NotYourTurnError
 from domain.events import GameEnded, HandDealt, HandScored, TrickTaken
 from domain.evolve import replay
@@ -154,7 +154,14 @@ def test_listed_actions_are_accepted_and_others_refused(game: PlayedGame) -> Non
         assert listed, f"seat {to_act} has nothing to do at version {k}"
         for command in listed:
             assert decide(state, command, game.source)
+            check_command(state, command)
         for command in _unlisted(state, to_act, listed):
+            try:
+                check_command(state, command)
+            except IllegalActionError:
+                pass
+            else:
+                raise AssertionError(f"{command} passed check_command but is not listed at version {k}")
             try:
                 decide(state, command, game.source)
             except IllegalActionError:
