@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from domain.actions import (
-    Claim, Command, DeclareMisdeal, DeclareSmudge, DeclareTrump, Discard, MakeBid, Pass, PlayCard,
-    PlayFaceDown, RunIt, TakeSet,
+    Claim, Command, DeclareMisdeal, DeclareSmudge, DeclareTrump, Discard, MakeBid, Pass, PlayFaceDown, RunIt, TakeSet,
 )
 from domain.bidding import bid_amounts, check_misdeal, check_pass, check_run, check_smudge, check_take_set
 from domain.cards import SUITS

@@ -27,7 +27,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from domain.actions import PlayCard
 from domain.ai import fastsim
 from domain.ai.knowledge import knowledge_of
 from domain.actions import MakeBid

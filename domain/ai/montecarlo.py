@@ -43,7 +43,7 @@ from domain.ai import fastsim, inference
 from domain.ai.bidders import model_bidder, model_for
 from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.ai.policies import Policy, level3
-from domain.ai.rng import Rng, seed_of
+from domain.ai.rng import Rng
 from domain.ai.rollout import outcome, side_values
 from domain.legal import legal_commands
 from domain.play import check_play, is_playable

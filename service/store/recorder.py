@@ -58,8 +58,7 @@ from service.ports.events import (
 from service.ports.jobs import JobRequest
 from service.store.db import deferred_begin
 from service.store.encoding import (
-    Encoded, UsedKey, chained_rows, check_seats, contiguous, encode, fingerprint, row_verifies, stamp, stored_batch,
-    utc_now,
+    Encoded, UsedKey, chained_rows, check_seats, contiguous, encode, fingerprint, row_verifies, stamp, utc_now,
 )
 from service.store.job_rows import insert_jobs
 from service.store.translate import unavailable_as_store_error

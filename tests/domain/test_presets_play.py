@@ -20,7 +20,6 @@ from __future__ import annotations
 from tests.domain.helpers import card_places
 
 import random
-from collections import Counter
 
 import pytest
 

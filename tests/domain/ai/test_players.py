@@ -287,7 +287,8 @@ def test_an_estimates_standard_error_is_that_of_its_deals_outcomes() -> None:
     import statistics
 
     from domain.ai import fastsim
-    from domain.ai.montecarlo import estimates, seed_of
+    from domain.ai.montecarlo import estimates
+    from domain.ai.rng import seed_of
     from domain.ai.rollout import outcome, side_values
 
     table = rule_table()

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -19,7 +18,6 @@ from service.store.db import make_engine
 from service.games import GameService
 from service.store.migrate import upgrade
 from service.store import open_event_store
-from service.store.recorder import Recorder
 from tests.dbs import postgres_database, sqlite_url
 
 
