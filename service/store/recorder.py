@@ -280,7 +280,7 @@ class Recorder(ABC):
     def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
         """Return the stored rows of the game's events after ``after``, at most ``limit``, gaps and all."""
 
-    def _announce_positions(self, conn: Connection) -> None:
+    def _announce_positions(self, conn: Connection) -> None:  # noqa: B027 - a hook that only PostgreSQL needs
         """Make the positions this transaction will take known to ``_committed_bound`` (where needed)."""
 
     @contextmanager
