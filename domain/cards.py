@@ -8,7 +8,7 @@ Game-point values follow 000 "Scoring": ten 10, ace 4, king 3, queen 2, jack 1.
 
 from __future__ import annotations
 
-from typing import Iterable, NewType
+from typing import NewType
 
 from domain.errors import MalformedError
 
@@ -55,11 +55,6 @@ def parse_suit(text: object) -> Suit:
     return Suit(text)
 
 
-def rank_of(card: str) -> str:
-    """Return the rank character of a card (``R``/``B`` for the jokers)."""
-    return card[0]
-
-
 def suit_of(card: str) -> str:
     """Return the printed suit character of a card (``J`` for the jokers)."""
     return card[1]
@@ -89,9 +84,3 @@ _CARD_NAMES = {
 def card_name(card: str) -> str:
     """Return a card's name in words, for messages ("the ace of spades")."""
     return _CARD_NAMES.get(card) or repr(card)
-
-
-def sort_cards(cards: Iterable[str]) -> tuple[str, ...]:
-    """Return cards sorted by suit (S H D C, jokers last) and rank, for display."""
-    suit_order = {"S": 0, "H": 1, "D": 2, "C": 3, "J": 4}
-    return tuple(sorted(cards, key=lambda c: (suit_order[c[1]], RANKS.find(c[0]))))

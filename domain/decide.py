@@ -1,7 +1,9 @@
 """``decide``: check a command against the state and return the events it causes.
 
 A command is checked in order: the game is running, the seat is to act, the action fits
-the phase, and the rules allow it. What follows by itself is then added until a seat
+the phase (``check_turn``), and the rules allow it, by one function per kind of command
+(``decide_bid``, ``decide_play_card``, ...) that returns the events the command itself
+causes. What follows by itself is then added until a seat
 must act again: the kitty going to the maker, the discards where the service makes them (002), the
 refills (reshuffling the discards
 when the stock runs short), a seat out of trump sitting out, a complete trick
@@ -34,46 +36,22 @@ from domain.events import (
 from domain.evolve import evolve_and_keep, evolve_once
 from domain.play import check_face_down, check_play, has_trump, order_of
 from domain.scoring import Settlement, game_result, score_hand, settle_hand
-from domain.state import (
-    BIDDING, DEALER_SET, DECLARING, DISCARDING, DRAWING, KITTY, PLAYING, REDEALING, SCORING,
-    GameState, HandState,
-)
+from domain.state import GameState, HandState, Phase
 from domain.trumps import trick_winner
 
-_PHASE_OF: dict[type[Any], str] = {
-    MakeBid: BIDDING, Pass: BIDDING, TakeSet: BIDDING, RunIt: BIDDING, DeclareMisdeal: BIDDING,
-    DeclareSmudge: BIDDING,
-    DeclareTrump: DECLARING, Discard: DISCARDING, PlayCard: PLAYING, PlayFaceDown: PLAYING,
-    Claim: PLAYING,
+_PHASE_OF: dict[type[Any], Phase] = {
+    MakeBid: Phase.BIDDING, Pass: Phase.BIDDING, TakeSet: Phase.BIDDING, RunIt: Phase.BIDDING,
+    DeclareMisdeal: Phase.BIDDING, DeclareSmudge: Phase.BIDDING, DeclareTrump: Phase.DECLARING,
+    Discard: Phase.DISCARDING, PlayCard: Phase.PLAYING, PlayFaceDown: Phase.PLAYING, Claim: Phase.PLAYING,
 }
 _PHASE_WORDS = {
-    BIDDING: "the bidding", DECLARING: "the declaring of trump", DISCARDING: "the discarding",
-    PLAYING: "the play of the cards",
+    Phase.BIDDING: "the bidding", Phase.DECLARING: "the declaring of trump", Phase.DISCARDING: "the discarding",
+    Phase.PLAYING: "the play of the cards",
 }
 
 
-def check_declare(state: GameState, hand: HandState, seat: int, suit: str) -> None:
-    """Raise IllegalActionError unless ``seat`` may name ``suit`` as trump."""
-    if suit not in SUITS:
-        raise IllegalActionError(f"{suit!r} is not a suit")
-    if state.rules.need_suit and not any(card[1] == suit for card in hand.cards[seat]):
-        raise IllegalActionError(f"you hold no {SUIT_NAMES[suit]}, so you may not name them trump")
-
-
-def check_claim(state: GameState, hand: HandState, seat: int) -> Any:
-    """Raise IllegalActionError unless ``seat``'s claim is allowed and certain; return its tricks."""
-    if not state.rules.claims:
-        raise IllegalActionError("these rules do not allow claims")
-    if hand.table:
-        raise IllegalActionError("a claim is made when about to lead")
-    tricks = claim_tricks(state.rules, hand, seat)
-    if tricks is None:
-        raise IllegalActionError("the claim is not certain: the other side could still take a trick")
-    return tricks
-
-
-def check_command(state: GameState, command: Command) -> Any:
-    """Raise an IllegalActionError unless ``command`` is allowed now; return what deciding it needs."""
+def check_turn(state: GameState, command: Command) -> HandState:
+    """Return the hand if the game runs, ``command``'s seat is to act and its kind fits the phase; else raise."""
     if state.ended is not None:
         raise GameOverError("the game is over")
     hand = state.hand
@@ -88,31 +66,123 @@ def check_command(state: GameState, command: Command) -> Any:
         raise IllegalActionError(
             f"this is {_PHASE_WORDS.get(hand.phase, hand.phase)}, not {_PHASE_WORDS[phase]}"
         )
-    rules = state.rules
-    seat = command.seat
+    return hand
+
+
+# One function per command: each checks that the rules allow it (check_turn has checked the
+# turn and the phase) and returns the events the command itself causes, or raises an
+# IllegalActionError saying why not.
+
+
+def decide_play_card(
+    state: GameState, hand: HandState, command: PlayCard,
+) -> tuple[CardPlayed] | tuple[CardPlayed, Revoked]:
+    """Return the card played, and the revoke it is where the rules let one stand (003 "Auction pitch")."""
+    played = CardPlayed(command.seat, command.card)
+    if not check_play(state.rules, hand, command.seat, command.card):
+        return (played,)
+    return played, Revoked(seat=command.seat, card=command.card, trick=len(hand.tricks) + 1)
+
+
+def decide_play_face_down(state: GameState, hand: HandState, command: PlayFaceDown) -> tuple[FaceDownPlayed]:
+    """Return the face-down card played from its position (001 "Fish Pitch")."""
+    check_face_down(state.rules, hand, command.seat, command.index)
+    card = hand.extra.blind[command.seat][command.index]
+    return (FaceDownPlayed(seat=command.seat, index=command.index, card=card),)
+
+
+def decide_bid(state: GameState, hand: HandState, command: MakeBid) -> tuple[BidMade]:
+    """Return the bid made."""
+    check_bid(state.rules, hand, command.seat, command.amount)
+    return (BidMade(seat=command.seat, amount=command.amount),)
+
+
+def decide_pass(state: GameState, hand: HandState, command: Pass) -> tuple[BidPassed]:
+    """Return the pass."""
+    check_pass(state.rules, hand, command.seat)
+    return (BidPassed(seat=command.seat),)
+
+
+def decide_declare_trump(state: GameState, hand: HandState, command: DeclareTrump) -> tuple[TrumpDeclared]:
+    """Return trump named, when ``command.suit`` is a suit the maker may name (000 "Bidding": Need suit)."""
+    suit = command.suit
+    if suit not in SUITS:
+        raise IllegalActionError(f"{suit!r} is not a suit")
+    if state.rules.need_suit and not any(card[1] == suit for card in hand.cards[command.seat]):
+        raise IllegalActionError(f"you hold no {SUIT_NAMES[suit]}, so you may not name them trump")
+    return (TrumpDeclared(seat=command.seat, suit=suit),)
+
+
+def decide_discard(state: GameState, hand: HandState, command: Discard) -> tuple[CardsDiscarded]:
+    """Return the discards, marked done when the seat has no more to make."""
+    done = check_discard(state.rules, hand, command.seat, command.cards)
+    return (CardsDiscarded(seat=command.seat, cards=command.cards, done=done, deal=hand.deal),)
+
+
+def decide_claim(state: GameState, hand: HandState, command: Claim) -> tuple[HandClaimed]:
+    """Return the claim with the tricks it is certain to take (000 "Frequently Asked Questions")."""
+    if not state.rules.claims:
+        raise IllegalActionError("these rules do not allow claims")
+    if hand.table:
+        raise IllegalActionError("a claim is made when about to lead")
+    tricks = claim_tricks(state.rules, hand, command.seat)
+    if tricks is None:
+        raise IllegalActionError("the claim is not certain: the other side could still take a trick")
+    return (HandClaimed(seat=command.seat, tricks=tricks),)
+
+
+def decide_take_set(state: GameState, hand: HandState, command: TakeSet) -> tuple[DealerTookSet]:
+    """Return the stuck dealer's set of the minimum bid (000 "Bidding": Stick the dealer)."""
+    check_take_set(state.rules, hand, command.seat)
+    return (DealerTookSet(seat=command.seat, amount=state.rules.min_bid),)
+
+
+def decide_run_it(state: GameState, hand: HandState, command: RunIt) -> tuple[DealerRan]:
+    """Return the dealer running it, with the three more cards each seat is dealt (000 "Bidding")."""
+    check_run(state.rules, hand, command.seat)
+    return (DealerRan(seat=command.seat, cards=run_cards(state.rules, hand.stock, hand.dealer), deal=hand.deal),)
+
+
+def decide_smudge(state: GameState, hand: HandState, command: DeclareSmudge) -> tuple[SmudgeDeclared]:
+    """Return the smudge declared (004 "Smudge")."""
+    check_smudge(state.rules, hand, command.seat)
+    return (SmudgeDeclared(seat=command.seat),)
+
+
+def decide_misdeal(state: GameState, hand: HandState, command: DeclareMisdeal) -> tuple[MisdealDeclared]:
+    """Return the misdeal declared (000 "Bidding": Misdeal)."""
+    check_misdeal(state.rules, hand, command.seat)
+    return (MisdealDeclared(seat=command.seat),)
+
+
+def _command_events(state: GameState, hand: HandState, command: Command) -> tuple[Event, ...]:
+    """Return the events ``command`` itself causes, from the function for its kind."""
     if isinstance(command, PlayCard):
-        return check_play(rules, hand, seat, command.card)
+        return decide_play_card(state, hand, command)
     if isinstance(command, MakeBid):
-        check_bid(rules, hand, seat, command.amount)
-    elif isinstance(command, Pass):
-        check_pass(rules, hand, seat)
-    elif isinstance(command, DeclareTrump):
-        check_declare(state, hand, seat, command.suit)
-    elif isinstance(command, Discard):
-        return check_discard(rules, hand, seat, command.cards)
-    elif isinstance(command, PlayFaceDown):
-        check_face_down(rules, hand, seat, command.index)
-    elif isinstance(command, Claim):
-        return check_claim(state, hand, seat)
-    elif isinstance(command, TakeSet):
-        check_take_set(rules, hand, seat)
-    elif isinstance(command, RunIt):
-        check_run(rules, hand, seat)
-    elif isinstance(command, DeclareSmudge):
-        check_smudge(rules, hand, seat)
-    else:
-        check_misdeal(rules, hand, seat)
-    return None
+        return decide_bid(state, hand, command)
+    if isinstance(command, Pass):
+        return decide_pass(state, hand, command)
+    if isinstance(command, DeclareTrump):
+        return decide_declare_trump(state, hand, command)
+    if isinstance(command, Discard):
+        return decide_discard(state, hand, command)
+    if isinstance(command, PlayFaceDown):
+        return decide_play_face_down(state, hand, command)
+    if isinstance(command, Claim):
+        return decide_claim(state, hand, command)
+    if isinstance(command, TakeSet):
+        return decide_take_set(state, hand, command)
+    if isinstance(command, RunIt):
+        return decide_run_it(state, hand, command)
+    if isinstance(command, DeclareSmudge):
+        return decide_smudge(state, hand, command)
+    return decide_misdeal(state, hand, command)
+
+
+def check_command(state: GameState, command: Command) -> None:
+    """Raise an IllegalActionError unless ``command`` is allowed now, as ``decide`` would."""
+    _command_events(state, check_turn(state, command), command)
 
 
 def decide(state: GameState, command: Command, source: DealSource) -> list[Event]:
@@ -140,42 +210,19 @@ def _decide(
     state: GameState, command: Command, source: DealSource, fold: Callable[[GameState, Event], GameState],
     to_score: bool = False,
 ) -> tuple[list[Event], list[GameState]]:
-    checked = check_command(state, command)
-    hand = state.hand
-    assert hand is not None
-    seat = command.seat
-    events: list[Event]
+    hand = check_turn(state, command)
     if isinstance(command, PlayCard):
-        played = CardPlayed(seat, command.card)
-        if not checked:
-            state = fold(state, played)
+        played = decide_play_card(state, hand, command)
+        if len(played) == 1:
+            state = fold(state, played[0])
             after = state.hand
             if after is not None and after.to_act is not None and not state.rules.trump_only:
                 # The trick goes on: nothing follows by itself (what _next would find, sooner).
-                return [played], [state]
-            return _follow(state, [played], [state], source, fold, to_score)
-        events = [played, Revoked(seat=seat, card=command.card, trick=len(hand.tricks) + 1)]
-    elif isinstance(command, MakeBid):
-        events = [BidMade(seat=seat, amount=command.amount)]
-    elif isinstance(command, Pass):
-        events = [BidPassed(seat=seat)]
-    elif isinstance(command, DeclareTrump):
-        events = [TrumpDeclared(seat=seat, suit=command.suit)]
-    elif isinstance(command, Discard):
-        events = [CardsDiscarded(seat=seat, cards=command.cards, done=bool(checked), deal=hand.deal)]
-    elif isinstance(command, PlayFaceDown):
-        card = hand.extra.blind[seat][command.index]
-        events = [FaceDownPlayed(seat=seat, index=command.index, card=card)]
-    elif isinstance(command, Claim):
-        events = [HandClaimed(seat=seat, tricks=checked)]
-    elif isinstance(command, TakeSet):
-        events = [DealerTookSet(seat=seat, amount=state.rules.min_bid)]
-    elif isinstance(command, RunIt):
-        events = [DealerRan(seat=seat, cards=run_cards(state.rules, hand.stock, hand.dealer), deal=hand.deal)]
-    elif isinstance(command, DeclareSmudge):
-        events = [SmudgeDeclared(seat=seat)]
+                return [played[0]], [state]
+            return _follow(state, [played[0]], [state], source, fold, to_score)
+        events: list[Event] = list(played)
     else:
-        events = [MisdealDeclared(seat=seat)]
+        events = list(_command_events(state, hand, command))
     states = []
     for event in events:
         state = fold(state, event)
@@ -193,7 +240,7 @@ def _next(state: GameState, source: DealSource, misdeal: bool, to_score: bool = 
         return []
     rules = state.rules
     phase = hand.phase
-    if phase == PLAYING:
+    if phase == Phase.PLAYING:
         to_act = hand.to_act
         if to_act is None:
             assert hand.leader is not None
@@ -205,14 +252,14 @@ def _next(state: GameState, source: DealSource, misdeal: bool, to_score: bool = 
         if rules.finish_early and hand.tricks and not hand.table and points_decided(rules, hand):
             return [HandFinishedEarly(tricks=completion(rules, hand))]
         return []
-    if phase == KITTY:
+    if phase == Phase.KITTY:
         assert hand.maker is not None
         return [KittyTaken(seat=hand.maker, cards=hand.extra.kitty, deal=hand.deal)]
-    if phase == DISCARDING and rules.discard_by == "automatic" and hand.to_act is not None:
+    if phase == Phase.DISCARDING and rules.discard_by == "automatic" and hand.to_act is not None:
         # 002 "10-point Pitch": "All the discarding and refilling is handled automatically".
         seat = hand.to_act
         return [CardsDiscarded(seat=seat, cards=automatic_discard(rules, hand, seat), done=True, deal=hand.deal)]
-    if phase == DRAWING:
+    if phase == Phase.DRAWING:
         draw = next_draw(rules, hand)
         assert draw is not None
         seat, count = draw
@@ -220,14 +267,14 @@ def _next(state: GameState, source: DealSource, misdeal: bool, to_score: bool = 
             discards = tuple(card for pile in hand.extra.discards for card in pile)
             return [StockReshuffled(cards=source.reshuffle(hand.deal, hand.extra.reshuffles + 1, discards), deal=hand.deal)]
         return [CardsDrawn(seat=seat, cards=hand.stock[:count], deal=hand.deal)]
-    if phase == SCORING:
+    if phase == Phase.SCORING:
         if to_score:
             return [score_hand(rules, hand, state.scores)]
         return _finish_hand(state, hand, source, settle_hand(state, hand))
-    if phase == DEALER_SET:
+    if phase == Phase.DEALER_SET:
         settled = _dealer_set(state, hand)
         return [settled.scored] if to_score else _finish_hand(state, hand, source, settled)
-    if phase == REDEALING:
+    if phase == Phase.REDEALING:
         return _redeal(state, hand, source, misdeal)
     return []
 

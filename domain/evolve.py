@@ -20,10 +20,7 @@ from domain.events import (
 from domain.game_over import starting_scores
 from domain.play import next_leader
 from domain.rules import Rules, rules_from_dict
-from domain.state import (
-    BIDDING, DEALER_SET, DECLARING, DISCARDING, DRAWING, INITIAL, KITTY, NO_EXTRA, PLAYING,
-    REDEALING, SCORED, SCORING, GameState, HandExtra, HandState, Trick,
-)
+from domain.state import INITIAL, NO_EXTRA, GameState, HandExtra, HandState, Phase, Trick
 from domain.table_evolve import TABLE_HANDLERS
 
 
@@ -34,7 +31,7 @@ def _game(state: GameState, hand: HandState | None) -> GameState:
     )
 
 
-def _hand(h: HandState, phase: str, to_act: int | None, **changes: Any) -> HandState:
+def _hand(h: HandState, phase: Phase, to_act: int | None, **changes: Any) -> HandState:
     return HandState(
         changes.get("number", h.number), changes.get("deal", h.deal), changes.get("dealer", h.dealer),
         phase, to_act, changes.get("dealt", h.dealt), changes.get("cards", h.cards),
@@ -73,13 +70,13 @@ def _hand_dealt(state: GameState, e: HandDealt) -> GameState:
     eldest = (e.dealer + 1) % n
     if rules.bidding != "none":
         hand = HandState(
-            e.hand, e.deal, e.dealer, BIDDING, eldest, dealt, e.cards, e.stock, (), None, None, None,
+            e.hand, e.deal, e.dealer, Phase.BIDDING, eldest, dealt, e.cards, e.stock, (), None, None, None,
             None, (), (), extra, state.version + 1,
         )
         return _game(state, hand)
     # 000 "Bidding" (bidding disabled): the player left of the dealer is the maker, bid 0.
     hand = HandState(
-        e.hand, e.deal, e.dealer, DECLARING, eldest, dealt, e.cards, e.stock, (), 0, eldest, None,
+        e.hand, e.deal, e.dealer, Phase.DECLARING, eldest, dealt, e.cards, e.stock, (), 0, eldest, None,
         None, (), (), extra, state.version + 1,
     )
     if rules.trump_by == "first-lead":
@@ -90,7 +87,7 @@ def _hand_dealt(state: GameState, e: HandDealt) -> GameState:
 def _start_play(rules: Rules, h: HandState) -> HandState:
     assert h.maker is not None
     leader = h.maker if rules.first_leader == "maker" else (h.maker + 1) % rules.players
-    return _hand(h, PLAYING, leader, leader=leader)
+    return _hand(h, Phase.PLAYING, leader, leader=leader)
 
 
 def _start_discarding(rules: Rules, h: HandState) -> HandState:
@@ -100,24 +97,24 @@ def _start_discarding(rules: Rules, h: HandState) -> HandState:
     order = discard_order(rules, h)
     if not order:
         return _start_play(rules, h)
-    return _hand(h, DISCARDING, order[0], extra=replace(h.extra, pending=order))
+    return _hand(h, Phase.DISCARDING, order[0], extra=replace(h.extra, pending=order))
 
 
 def _auction_won(rules: Rules, h: HandState) -> HandState:
     if h.extra.kitty and (rules.kitty_when == "before-trump" or rules.trump_by == "first-lead"):
-        return _hand(h, KITTY, None)
+        return _hand(h, Phase.KITTY, None)
     if rules.trump_by == "declared":
-        return _hand(h, DECLARING, h.maker)
+        return _hand(h, Phase.DECLARING, h.maker)
     return _start_discarding(rules, h)
 
 
 def _after_bid(state: GameState, hand: HandState) -> GameState:
     seat = next_bidder(state.rules, hand)
     if seat is not None:
-        return _game(state, _hand(hand, BIDDING, seat))
+        return _game(state, _hand(hand, Phase.BIDDING, seat))
     if hand.maker is None:
         if state.rules.all_pass_redeal != "eldest-pitches":
-            return _game(state, _hand(hand, REDEALING, None))
+            return _game(state, _hand(hand, Phase.REDEALING, None))
         # 004 "The Pitcher": everyone passed, so the player left of the dealer pitches, with no bid.
         hand = _hand(hand, hand.phase, None, maker=(hand.dealer + 1) % state.rules.players)
     return _game(state, _auction_won(state.rules, hand))
@@ -147,13 +144,13 @@ def _smudge_declared(state: GameState, e: SmudgeDeclared) -> GameState:
 def _misdeal_declared(state: GameState, e: MisdealDeclared) -> GameState:
     h = state.hand
     assert h is not None
-    return _game(state, _hand(h, REDEALING, None))
+    return _game(state, _hand(h, Phase.REDEALING, None))
 
 
 def _dealer_took_set(state: GameState, e: DealerTookSet) -> GameState:
     h = state.hand
     assert h is not None
-    return _game(state, _hand(h, DEALER_SET, None, high_bid=e.amount, maker=e.seat))
+    return _game(state, _hand(h, Phase.DEALER_SET, None, high_bid=e.amount, maker=e.seat))
 
 
 def _dealer_ran(state: GameState, e: DealerRan) -> GameState:
@@ -163,8 +160,8 @@ def _dealer_ran(state: GameState, e: DealerRan) -> GameState:
     cards = tuple(held + more for held, more in zip(h.cards, e.cards))
     dealt = tuple(held + more for held, more in zip(h.dealt, e.cards))
     extra = replace(h.extra, ran=True, round_start=len(h.bids))
-    hand = _hand(h, BIDDING, None, cards=cards, dealt=dealt, stock=h.stock[added:], extra=extra)
-    return _game(state, _hand(hand, BIDDING, next_bidder(state.rules, hand)))
+    hand = _hand(h, Phase.BIDDING, None, cards=cards, dealt=dealt, stock=h.stock[added:], extra=extra)
+    return _game(state, _hand(hand, Phase.BIDDING, next_bidder(state.rules, hand)))
 
 
 def _kitty_taken(state: GameState, e: KittyTaken) -> GameState:
@@ -176,7 +173,7 @@ def _kitty_taken(state: GameState, e: KittyTaken) -> GameState:
         dealt=_with_seat(h.dealt, e.seat, h.dealt[e.seat] + e.cards), extra=replace(h.extra, kitty=()),
     )
     if hand.trump is None and rules.trump_by == "declared":
-        return _game(state, _hand(hand, DECLARING, hand.maker))
+        return _game(state, _hand(hand, Phase.DECLARING, hand.maker))
     return _game(state, _start_discarding(rules, hand))
 
 
@@ -185,14 +182,14 @@ def _trump_declared(state: GameState, e: TrumpDeclared) -> GameState:
     assert h is not None
     hand = _hand(h, h.phase, None, trump=e.suit, maker=e.seat)
     if hand.extra.kitty:
-        return _game(state, _hand(hand, KITTY, None))
+        return _game(state, _hand(hand, Phase.KITTY, None))
     return _game(state, _start_discarding(state.rules, hand))
 
 
 def _after_refills(rules: Rules, h: HandState) -> HandState:
     rest = taker(rules, h)
     if rest is not None and len(h.cards[rest]) > play_size(rules, h):
-        return _hand(h, DISCARDING, rest, extra=replace(h.extra, pending=(rest,)))
+        return _hand(h, Phase.DISCARDING, rest, extra=replace(h.extra, pending=(rest,)))
     return _start_play(rules, h)
 
 
@@ -204,7 +201,7 @@ def _cards_discarded(state: GameState, e: CardsDiscarded) -> GameState:
     discards = _with_seat(h.extra.discards, seat, h.extra.discards[seat] + e.cards)
     pending = h.extra.pending[1:] if e.done else h.extra.pending
     hand = _hand(
-        h, DISCARDING, pending[0] if pending else None,
+        h, Phase.DISCARDING, pending[0] if pending else None,
         cards=_with_seat(h.cards, seat, _minus(h.cards[seat], e.cards)),
         dealt=_with_seat(h.dealt, seat, _minus(h.dealt[seat], e.cards)),
         extra=replace(h.extra, discards=discards, pending=pending),
@@ -215,7 +212,7 @@ def _cards_discarded(state: GameState, e: CardsDiscarded) -> GameState:
         return _game(state, _start_play(rules, hand))
     if next_draw(rules, hand) is None:
         return _game(state, _after_refills(rules, hand))
-    return _game(state, _hand(hand, DRAWING, None))
+    return _game(state, _hand(hand, Phase.DRAWING, None))
 
 
 def _stock_reshuffled(state: GameState, e: StockReshuffled) -> GameState:
@@ -235,7 +232,7 @@ def _cards_drawn(state: GameState, e: CardsDrawn) -> GameState:
     if e.seat == taker(rules, h):
         extra = replace(extra, rest_taken=True)
     hand = _hand(
-        h, DRAWING, None, stock=h.stock[len(e.cards):],
+        h, Phase.DRAWING, None, stock=h.stock[len(e.cards):],
         cards=_with_seat(h.cards, e.seat, h.cards[e.seat] + e.cards),
         dealt=_with_seat(h.dealt, e.seat, h.dealt[e.seat] + e.cards), extra=extra,
     )
@@ -288,7 +285,7 @@ def _face_down_played(state: GameState, e: FaceDownPlayed) -> GameState:
     leader = h.leader if h.table and h.leader is not None else e.seat
     table = h.table + ((e.seat, e.card),)
     to_act = _next_in_trick(state.rules.players, e.seat, leader, h.extra.out)
-    return _game(state, _hand(h, PLAYING, to_act, table=table, leader=leader, extra=extra))
+    return _game(state, _hand(h, Phase.PLAYING, to_act, table=table, leader=leader, extra=extra))
 
 
 def _has_blind(h: HandState) -> bool:
@@ -303,7 +300,7 @@ def _trick_taken(state: GameState, e: TrickTaken) -> GameState:
     lead = next_leader(state.rules, e.leader, e.winner)
     return GameState(
         state.version + 1, state.start, state.rules, state.seats, state.scores, HandState(
-            h.number, h.deal, h.dealer, PLAYING if more else SCORING, lead if more else None,
+            h.number, h.deal, h.dealer, Phase.PLAYING if more else Phase.SCORING, lead if more else None,
             h.dealt, h.cards, h.stock, h.bids, h.high_bid, h.maker, h.trump, lead, (), tricks,
             h.extra, h.first_version,
         ), state.last_score, state.winner, state.ended, state.history, state.table,
@@ -318,11 +315,11 @@ def _sat_out(state: GameState, e: SatOut) -> GameState:
     extra = replace(h.extra, out=out)
     if h.table:
         assert h.leader is not None
-        return _game(state, _hand(h, PLAYING, _next_in_trick(n, e.seat, h.leader, out), extra=extra))
+        return _game(state, _hand(h, Phase.PLAYING, _next_in_trick(n, e.seat, h.leader, out), extra=extra))
     leader = next(((e.seat + step) % n for step in range(1, n) if (e.seat + step) % n not in out), None)
     if leader is None:
-        return _game(state, _hand(h, SCORING, None, extra=extra))
-    return _game(state, _hand(h, PLAYING, leader, leader=leader, extra=extra))
+        return _game(state, _hand(h, Phase.SCORING, None, extra=extra))
+    return _game(state, _hand(h, Phase.PLAYING, leader, leader=leader, extra=extra))
 
 
 def _revoked(state: GameState, e: Revoked) -> GameState:
@@ -348,7 +345,7 @@ def _complete(state: GameState, tricks: tuple[TrickPlays, ...]) -> GameState:
         done.append(Trick(len(done) + 1, t.leader, t.plays, t.winner))
     extra = replace(h.extra, blind=tuple(tuple(row) for row in blind)) if blind else h.extra
     return _game(state, _hand(
-        h, SCORING, None, cards=tuple(tuple(c) for c in cards), tricks=tuple(done), table=(),
+        h, Phase.SCORING, None, cards=tuple(tuple(c) for c in cards), tricks=tuple(done), table=(),
         leader=done[-1].winner if done else h.leader, extra=extra,
     ))
 
@@ -366,7 +363,7 @@ def _hand_scored(state: GameState, e: HandScored) -> GameState:
     assert h is not None
     return GameState(
         state.version + 1, state.start, state.rules, state.seats, e.scores,
-        _hand(h, SCORED, None), e, state.winner, state.ended, state.history + (e,), state.table,
+        _hand(h, Phase.SCORED, None), e, state.winner, state.ended, state.history + (e,), state.table,
     )
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from domain.actions import (
-    Claim, Command, DeclareMisdeal, DeclareSmudge, DeclareTrump, Discard, MakeBid, Pass, PlayCard,
-    PlayFaceDown, RunIt, TakeSet,
+    Claim, Command, DeclareMisdeal, DeclareSmudge, DeclareTrump, Discard, MakeBid, Pass, PlayFaceDown, RunIt, TakeSet,
 )
 from domain.bidding import bid_amounts, check_misdeal, check_pass, check_run, check_smudge, check_take_set
 from domain.cards import SUITS
@@ -19,7 +18,7 @@ from domain.discarding import discard_actions
 from domain.errors import IllegalActionError
 from domain.play import face_down_left, playable
 from domain.rules import Rules
-from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState, HandState
+from domain.state import GameState, HandState, Phase
 
 
 def _allowed(check: Callable[[Rules, HandState, int], None], rules: Rules, hand: HandState, seat: int) -> bool:
@@ -36,14 +35,14 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
     if state.ended is not None or hand is None or hand.to_act != seat:
         return []
     rules = state.rules
-    if hand.phase == PLAYING:
+    if hand.phase == Phase.PLAYING:
         plays: list[Command] = list(playable(rules, hand, seat)[1])
         if rules.blind_cards and hand.tricks:
             plays += [PlayFaceDown(seat, index) for index in face_down_left(hand, seat)]
         if rules.claims and not hand.table and is_claim_certain(rules, hand, seat):
             plays.append(Claim(seat))
         return plays
-    if hand.phase == BIDDING:
+    if hand.phase == Phase.BIDDING:
         commands: list[Command] = [MakeBid(seat, amount) for amount in bid_amounts(rules, hand, seat)]
         for check, command in (
             (check_pass, Pass(seat)), (check_take_set, TakeSet(seat)), (check_run, RunIt(seat)),
@@ -52,12 +51,12 @@ def legal_commands(state: GameState, seat: int) -> list[Command]:
             if _allowed(check, rules, hand, seat):
                 commands.append(command)
         return commands
-    if hand.phase == DECLARING:
+    if hand.phase == Phase.DECLARING:
         held = hand.cards[seat]
         return [
             DeclareTrump(seat, suit) for suit in SUITS
             if not rules.need_suit or any(card[1] == suit for card in held)
         ]
-    if hand.phase == DISCARDING:
+    if hand.phase == Phase.DISCARDING:
         return [Discard(seat, cards) for cards in discard_actions(rules, hand, seat)]
     return []

@@ -2,7 +2,7 @@
 
 State is immutable: ``GameState`` holds what lasts across hands (rules, seats, scores,
 the outcome) and ``HandState`` what one deal holds (cards, bids, trump, tricks).
-Phases: "bidding", "declaring", "discarding", "playing", "scoring" (a transient between
+Phases (``Phase``): "bidding", "declaring", "discarding", "playing", "scoring" (a transient between
 the last trick and HandScored inside one command), "scored" and, for the game, "ended".
 Other transients, each left within the command that entered it: "kitty" (the maker
 takes it), "drawing" (hands are refilled), "redealing" (everyone passed or a misdeal was declared) and "set" (the dealer
@@ -15,24 +15,35 @@ sees them, cheap to build, since ``evolve`` builds a HandState and a GameState p
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from domain.events import GameStarted, HandScored, SeatSpec
 from domain.frozen import frozen
 from domain.rules import Rules
 from domain.table_state import TableState
 
-BIDDING = "bidding"
-DECLARING = "declaring"
-DISCARDING = "discarding"
-DRAWING = "drawing"
-REDEALING = "redealing"
-KITTY = "kitty"
-DEALER_SET = "set"
-PLAYING = "playing"
-SCORING = "scoring"
-SCORED = "scored"
-ENDED = "ended"
-NOT_STARTED = "not-started"
-WAITING = "waiting"
+
+class Phase(StrEnum):
+    """Where a game stands: what it awaits, or which step a command is passing through.
+
+    A StrEnum, so each phase is its own string in views and JSON ("bidding", "set", ...);
+    the order is the one the API documents.
+    """
+
+    NOT_STARTED = "not-started"
+    WAITING = "waiting"
+    BIDDING = "bidding"
+    REDEALING = "redealing"
+    DEALER_SET = "set"
+    DECLARING = "declaring"
+    KITTY = "kitty"
+    DISCARDING = "discarding"
+    DRAWING = "drawing"
+    PLAYING = "playing"
+    SCORING = "scoring"
+    SCORED = "scored"
+    ENDED = "ended"
+
 
 @frozen
 class Trick:
@@ -86,7 +97,7 @@ class HandState:
     number: int
     deal: int
     dealer: int
-    phase: str
+    phase: Phase
     to_act: int | None
     dealt: tuple[tuple[str, ...], ...]
     cards: tuple[tuple[str, ...], ...]
@@ -124,12 +135,12 @@ class GameState:
     table: TableState | None = None
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """Return the phase of the game: the hand's phase, "waiting" for open seats, or "ended"."""
         if self.ended is not None:
-            return ENDED
+            return Phase.ENDED
         if self.hand is None:
-            return WAITING if self.table is not None and self.table.is_waiting else NOT_STARTED
+            return Phase.WAITING if self.table is not None and self.table.is_waiting else Phase.NOT_STARTED
         return self.hand.phase
 
     @property

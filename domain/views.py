@@ -26,7 +26,7 @@ from domain.actions import action_of
 from domain.ai.knowledge import card_counter
 from domain.codec import to_data
 from domain.legal import legal_commands
-from domain.state import PLAYING, SCORED, GameState, HandState
+from domain.state import GameState, HandState, Phase
 from domain.tables import table_view
 
 
@@ -86,7 +86,7 @@ def seat_view(state: GameState, seat: int | None) -> dict[str, Any]:
         "trump": hand.trump,
         "trick": (
             {"leader": hand.leader, "cards": _plays(hand.table)}
-            if hand.trump is not None or hand.phase == PLAYING else None
+            if hand.trump is not None or hand.phase == Phase.PLAYING else None
         ),
         "tricks": [
             {"number": t.number, "leader": t.leader, "winner": t.winner, "cards": _plays(t.plays)}
@@ -129,7 +129,7 @@ NOTHING_HIDDEN = Concealment()
 def concealment(state: GameState) -> Concealment:
     """Return what the game's events hide as of ``state``: the deal being played, if any."""
     hand = state.hand
-    if state.ended is not None or hand is None or hand.phase == SCORED:
+    if state.ended is not None or hand is None or hand.phase == Phase.SCORED:
         return NOTHING_HIDDEN
     return Concealment(hand.deal, hand.first_version)
 
@@ -139,7 +139,7 @@ def is_deal_finished(state: GameState, deal: int) -> bool:
     hand = state.hand
     if state.ended is not None or hand is None:
         return True
-    return deal < hand.deal or hand.phase == SCORED
+    return deal < hand.deal or hand.phase == Phase.SCORED
 
 
 def is_hash_shown(hidden: Concealment, version: int) -> bool:

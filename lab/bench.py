@@ -27,7 +27,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from domain.actions import PlayCard
 from domain.ai import fastsim
 from domain.ai.knowledge import knowledge_of
 from domain.actions import MakeBid
@@ -38,7 +37,7 @@ from domain.ai.fastsim.tables import INDEX
 from domain.legal import legal_commands
 from domain.codec import decode, encode
 from domain.evolve import evolve, replay
-from domain.state import BIDDING, INITIAL, PLAYING, GameState
+from domain.state import INITIAL, GameState, Phase
 from service.jobs.warm import refresh_kernel_cache
 from lab.simulate import random_game
 
@@ -143,7 +142,7 @@ def first_leads(count: int, seed: str = "bench-ai-play") -> list[GameState]:
         for event in random_game(f"{seed}-{i}"):
             state = evolve(state, event)
             hand = state.hand
-            if hand is not None and hand.phase == PLAYING and hand.trump and not hand.tricks and not hand.table and hand.to_act is not None:
+            if hand is not None and hand.phase == Phase.PLAYING and hand.trump and not hand.tricks and not hand.table and hand.to_act is not None:
                 found.append(state)
                 break
         i += 1
@@ -230,7 +229,7 @@ def bench_ai(
     fast_rate = _cpu_rate(lambda: fast(fastsim.POLICY_RANDOM), seconds)
     level3_rate = _cpu_rate(lambda: fast(fastsim.POLICY_LEVEL3), seconds)
     c_rate, c_note = c_reference(leads, max(1, int(fast_rate * seconds / len(leads))))
-    deals = [s for s in _positions(200, "bench-ai-deal") if s.phase == BIDDING and not s.hand.bids]  # type: ignore[union-attr]
+    deals = [s for s in _positions(200, "bench-ai-deal") if s.phase == Phase.BIDDING and not s.hand.bids]  # type: ignore[union-attr]
     start = time.process_time()
     for i in range(playouts):
         state = deals[i % len(deals)]
@@ -253,7 +252,7 @@ def bench_ai(
     bid_deals: dict[int, list[int]] = {}
     biddable: list[tuple[GameState, int]] = []
     for state in _positions(4 * hints, "bench-ai-bid"):
-        if state.phase == BIDDING and state.to_act is not None and len(biddable) < hints:
+        if state.phase == Phase.BIDDING and state.to_act is not None and len(biddable) < hints:
             amounts = [c.amount for c in legal_commands(state, state.to_act) if isinstance(c, MakeBid)]
             if amounts:
                 biddable.append((state, min(amounts)))

@@ -219,8 +219,8 @@ class _Rounds:
         after = cpu()
         self.tallies += tallies
         self.seconds += seconds
-        for pid, spent in after.items():
-            self._cpu[pid] = self._cpu.get(pid, 0.0) + spent - before.get(pid, 0.0)
+        for pid, seconds_spent in after.items():
+            self._cpu[pid] = self._cpu.get(pid, 0.0) + seconds_spent - before.get(pid, 0.0)
 
     def cpu(self) -> tuple[float, ...]:
         """Return each worker's CPU seconds over every round, busiest first."""

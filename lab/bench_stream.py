@@ -35,7 +35,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from lab.bench import percentile
 from lab.bench_servers import _free_port, _wait_until_ready, server_env, throwaway_database

@@ -21,7 +21,7 @@ from domain.ai.players import choose
 from domain.decide import decide
 from domain.evolve import evolve
 from domain.presets import resolve_rules
-from domain.state import BIDDING
+from domain.state import Phase
 from lab.pool import run_all
 from lab.seeded_games import seeded_game
 
@@ -44,7 +44,7 @@ def auction(preset: str, level: int, seed: str) -> list[Observation]:
         raise ValueError(f"the bidder model does not cover the auction of {preset}")
     state, deals = seeded_game(preset, [level] * rules.players, seed)
     rng = random.Random(seed)
-    while state.hand is not None and state.hand.phase == BIDDING:
+    while state.hand is not None and state.hand.phase == Phase.BIDDING:
         seat = state.to_act
         assert seat is not None
         for event in decide(state, choose(knowledge_of(state, seat), level, rng), deals):

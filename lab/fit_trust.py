@@ -28,7 +28,7 @@ from domain.decide import decide
 from domain.events import HandScored
 from domain.evolve import evolve
 from domain.presets import resolve_rules
-from domain.state import PLAYING
+from domain.state import Phase
 from lab.pool import run_all
 from lab.seeded_games import seeded_game
 
@@ -58,7 +58,7 @@ def hand_plays(preset: str, level: int, seed: str) -> list[PlayObservation]:
         assert seat is not None and hand is not None
         command = choose(knowledge_of(state, seat), level, rng)
         sets_trump = rules.trump_by != "declared" and not hand.tricks and not hand.table
-        if hand.phase == PLAYING and not sets_trump:
+        if hand.phase == Phase.PLAYING and not sets_trump:
             cards = [c for c in honest(state, seat) if isinstance(c, PlayCard)]
             if len(cards) > 1:
                 found.append((len(cards), level3(state, seat, rules_rng) == command))

@@ -25,7 +25,6 @@ from service.store.db import make_engine
 from service.games import GameService
 from lab.simulate import random_game
 from service.store import open_event_store
-from service.store.recorder import Recorder
 
 
 @dataclass

@@ -27,7 +27,7 @@ from domain.events import BidMade, DealerTookSet, HandDealt, HandScored
 from domain.evolve import evolve
 from domain.presets import PRESETS, resolve_rules
 from domain.rules import Rules
-from domain.state import BIDDING
+from domain.state import Phase
 from lab.pool import run_all
 from lab.seeded_games import seeded_game
 from service.jobs.warm import warm_fast_simulator
@@ -127,7 +127,7 @@ def is_passed_out(task: tuple[str, int, str]) -> bool:
     rules = resolve_rules(preset, {})
     state, deals = seeded_game(preset, [level] * rules.players, seed)
     rng = random.Random(seed)
-    while state.hand is not None and state.hand.phase == BIDDING and state.ended is None:
+    while state.hand is not None and state.hand.phase == Phase.BIDDING and state.ended is None:
         seat = state.to_act
         assert seat is not None
         for event in decide(state, choose(knowledge_of(state, seat), level, rng), deals):

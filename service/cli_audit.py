@@ -27,7 +27,6 @@ def _audits() -> Iterator[Any]:
     from service.store.db import make_engine
     from service.games import GameService
     from service.store import open_event_store
-    from service.store.recorder import Recorder
 
     engine = make_engine(Settings.from_env().database_url)
     try:

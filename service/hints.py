@@ -21,7 +21,7 @@ from domain.ai.players import check_level
 from domain.decide import check_command
 from domain.errors import IllegalActionError
 from domain.legal import legal_commands
-from domain.state import BIDDING
+from domain.state import Phase
 from service.errors import InvalidRequestError, JobNotFoundError, UnauthorizedError
 from service.games import GameService
 from service.games.outbox import send_jobs
@@ -89,7 +89,7 @@ class HintService:
         seat = self._seat(game_id, token)
         _level(level)
         state = self.games.load(game_id)
-        if state.phase != BIDDING or state.to_act != seat:
+        if state.phase != Phase.BIDDING or state.to_act != seat:
             raise IllegalActionError("a bid can be analyzed by the seat to bid, during the bidding")
         if not any(action_of(c) == {"type": "bid", "amount": bid} for c in legal_commands(state, seat)):
             raise IllegalActionError(f"seat {seat} cannot bid {bid} now")

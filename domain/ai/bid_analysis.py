@@ -24,7 +24,7 @@ from domain.ai.rng import Rng, seed_of
 from domain.ai.rollout import outcome, step
 from domain.errors import IllegalActionError
 from domain.legal import legal_commands
-from domain.state import BIDDING, DECLARING, GameState
+from domain.state import GameState, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ def bid_chances(
 
 def _others_pass(world: GameState, policy: Policy, rng: Rng) -> GameState:
     """Return ``world`` once the auction is over, every other seat passing when it may."""
-    while world.phase == BIDDING and world.to_act is not None:
+    while world.phase == Phase.BIDDING and world.to_act is not None:
         choices = legal_commands(world, world.to_act)
         passes = [c for c in choices if isinstance(c, Pass)]
         world, _ = step(world, passes[0] if passes else policy(world, world.to_act, rng))
@@ -103,13 +103,13 @@ def _kernel_chances(knowledge: Knowledge, bid: MakeBid, deals: fastsim.Deals) ->
     if not declares_from_deal(state) or rules.nine_five or state.hand is None or state.hand.extra.ran:
         return None
     public, _ = step(state, bid)
-    while public.phase == BIDDING and public.to_act is not None:
+    while public.phase == Phase.BIDDING and public.to_act is not None:
         passes = [c for c in legal_commands(public, public.to_act) if isinstance(c, Pass)]
         if not passes:
             return None
         public, _ = step(public, passes[0])
     hand = public.hand
-    if hand is None or hand.maker != bid.seat or public.to_act != bid.seat or public.phase != DECLARING:
+    if hand is None or hand.maker != bid.seat or public.to_act != bid.seat or public.phase != Phase.DECLARING:
         return None
     suits = [c.suit for c in legal_commands(public, bid.seat) if isinstance(c, DeclareTrump)]
     rows = fastsim.declare_rows(knowledge, deals, suits, bid.amount)

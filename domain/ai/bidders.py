@@ -34,7 +34,7 @@ from domain.actions import Command, MakeBid, Pass
 from domain.ai.policies import level3
 from domain.ai.rng import Rng
 from domain.rules import Rules
-from domain.state import BIDDING, GameState, HandState
+from domain.state import GameState, HandState, Phase
 
 SUIT_ORDER = "SHDC"
 FEATURES = ("ace", "king", "queen", "jack", "ten", "low", "length", "off_aces")
@@ -157,7 +157,7 @@ def model_bidder(state: GameState, seat: int, rng: Rng) -> Command:
     """
     rules, hand = state.rules, state.hand
     model = model_for(rules)
-    if model is None or hand is None or hand.phase != BIDDING:
+    if model is None or hand is None or hand.phase != Phase.BIDDING:
         return level3(state, seat, rng)
     legal, context = open_calls(rules, hand.bids, hand.dealer, seat)
     x = inputs(hand_features(hand.dealt[seat]), context)

@@ -43,12 +43,12 @@ from domain.ai import fastsim, inference
 from domain.ai.bidders import model_bidder, model_for
 from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.ai.policies import Policy, level3
-from domain.ai.rng import Rng, seed_of
+from domain.ai.rng import Rng
 from domain.ai.rollout import outcome, side_values
 from domain.legal import legal_commands
 from domain.play import check_play, is_playable
 from domain.rules import Rules
-from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING, GameState
+from domain.state import GameState, Phase
 
 
 KERNEL_POLICIES = (level3, model_bidder)  # the rollout policies the kernel plays
@@ -186,22 +186,22 @@ def _kernel_values(
     rules = state.rules
     side = rules.side_of(knowledge.seat)
     picked: list[int] = []
-    if hand.phase == PLAYING and hand.trump is None:
+    if hand.phase == Phase.PLAYING and hand.trump is None:
         picked = _pitch_values(knowledge, commands, deals, values)
-    elif hand.phase == PLAYING and fastsim.is_supported(state):
+    elif hand.phase == Phase.PLAYING and fastsim.is_supported(state):
         picked = [j for j, c in enumerate(commands) if isinstance(c, PlayCard) and not _revokes(state, c)]
         firsts = [commands[j].card for j in picked]  # type: ignore[union-attr]
         if firsts:
             values.add_rows(picked, fastsim.play_rows(state, knowledge, deals, firsts), rules, side, state.scores)
-    elif hand.phase == DISCARDING and fastsim.discards_from_deal(state):
+    elif hand.phase == Phase.DISCARDING and fastsim.discards_from_deal(state):
         picked = [j for j, c in enumerate(commands) if isinstance(c, Discard)]
         discards = fastsim.discard_calls(state, [c for c in commands if isinstance(c, Discard)])
         values.add_rows(picked, fastsim.discard_rows(knowledge, deals, discards), rules, side, state.scores)
-    elif hand.phase == DECLARING and declares_from_deal(state):
+    elif hand.phase == Phase.DECLARING and declares_from_deal(state):
         picked = [j for j, c in enumerate(commands) if isinstance(c, DeclareTrump)]
         suits = [c.suit for c in commands if isinstance(c, DeclareTrump)]
         values.add_rows(picked, fastsim.declare_rows(knowledge, deals, suits), rules, side, state.scores)
-    elif hand.phase == BIDDING and bids_from_deal(rules) and not hand.extra.ran:
+    elif hand.phase == Phase.BIDDING and bids_from_deal(rules) and not hand.extra.ran:
         calls: list[int | None] = []
         for j, command in enumerate(commands):
             if isinstance(command, (MakeBid, Pass)):

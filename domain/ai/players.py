@@ -47,7 +47,7 @@ from domain.ai.policies import POLICIES, Policy, level3
 from domain.ai.rng import Rng
 from domain.claims import is_claim_certain
 from domain.legal import legal_commands
-from domain.state import PLAYING
+from domain.state import Phase
 
 LEVELS = (1, 2, 3, 4, 5, 6)
 PLAY_TRUST = 0.23  # level 6: the chance a seat with a choice plays level 3's card (`pitch fit-trust --level 5`; fastsim/play_evidence.py)
@@ -107,7 +107,7 @@ def certain_claim(knowledge: Knowledge) -> Claim | None:
     remaining trick however the cards are played, so playing them out would score the same.
     """
     hand = knowledge.state.hand
-    if hand is None or hand.phase != PLAYING or not is_claim_certain(knowledge.state.rules, hand, knowledge.seat):
+    if hand is None or hand.phase != Phase.PLAYING or not is_claim_certain(knowledge.state.rules, hand, knowledge.seat):
         return None
     return Claim(knowledge.seat)
 

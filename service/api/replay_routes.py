@@ -16,7 +16,7 @@ from flask import Response, current_app
 from flask.views import MethodView
 
 from service.api.blueprint import PitchBlueprint
-from service.api import problems, replay_schemas as rs, schemas
+from service.api import problems, replay_schemas as rs
 from service.api.routes import _token
 from service.audits import AuditService, GameNotFinishedError, IllegalRecordError
 from service.games import GameService

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
-from domain import state as phases
 from domain.events import EVENT_TYPES
 from domain.presets import PRESETS
 from domain.rules import OPTIONS, OptionSpec
+from domain.state import Phase
 from service.api.action_schemas import ActionField
 from service.api.fields import Whole, card, enum_of, suit
 from service.api.problems import PROBLEMS
@@ -20,10 +20,7 @@ from service.api.table_schemas import ClockRequest, TableOut
 from service.games.tables import TABLE_SEAT_KINDS
 
 SIDE = {"description": "A side: seats playing together (seat % number of sides)."}
-PHASES = (
-    phases.NOT_STARTED, phases.WAITING, phases.BIDDING, phases.REDEALING, phases.DEALER_SET, phases.DECLARING, phases.KITTY,
-    phases.DISCARDING, phases.DRAWING, phases.PLAYING, phases.SCORING, phases.SCORED, phases.ENDED,
-)
+PHASES = tuple(Phase)
 OPTION_KINDS = ("boolean", "integer", "string")
 
 

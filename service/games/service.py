@@ -32,7 +32,7 @@ from domain.actions import command_from_action
 from domain.codec import encode
 from domain.decide import decide
 from domain.dealing import start_game
-from domain.errors import MalformedError, PitchError
+from domain.errors import PitchError
 from domain.events import Event, SeatSpec
 from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text

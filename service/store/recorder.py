@@ -58,8 +58,7 @@ from service.ports.events import (
 from service.ports.jobs import JobRequest
 from service.store.db import deferred_begin
 from service.store.encoding import (
-    Encoded, UsedKey, chained_rows, check_seats, contiguous, encode, fingerprint, row_verifies, stamp, stored_batch,
-    utc_now,
+    Encoded, UsedKey, chained_rows, check_seats, contiguous, encode, fingerprint, row_verifies, stamp, utc_now,
 )
 from service.store.job_rows import insert_jobs
 from service.store.translate import unavailable_as_store_error
@@ -281,7 +280,7 @@ class Recorder(ABC):
     def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
         """Return the stored rows of the game's events after ``after``, at most ``limit``, gaps and all."""
 
-    def _announce_positions(self, conn: Connection) -> None:
+    def _announce_positions(self, conn: Connection) -> None:  # noqa: B027 - a hook that only PostgreSQL needs
         """Make the positions this transaction will take known to ``_committed_bound`` (where needed)."""
 
     @contextmanager

@@ -26,7 +26,7 @@ from domain.fairness import commit, deal_key, seed_from_text
 from domain.legal import legal_commands
 from domain.play import is_playable, playable_cards
 from domain.rules import Rules, rules_from_dict
-from domain.state import PLAYING, GameState, HandState
+from domain.state import GameState, HandState, Phase
 
 E = TypeVar("E")
 
@@ -299,7 +299,7 @@ def playable_mismatches(states: Sequence[GameState]) -> list[int]:
     for state in states:
         hand = state.hand
         seat = state.to_act
-        if hand is None or seat is None or hand.phase != PLAYING:
+        if hand is None or seat is None or hand.phase != Phase.PLAYING:
             continue
         accepted = [card for card in hand.cards[seat] if is_playable(state.rules, hand, seat, card)]
         if playable_cards(state.rules, hand, seat) != accepted:

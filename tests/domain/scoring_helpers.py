@@ -18,7 +18,7 @@ from domain.events import HandScored, PointAward
 from domain.game_over import starting_scores
 from domain.rules import Rules, rules_from_dict
 from domain.scoring import Settlement, score_hand, settle_hand
-from domain.state import INITIAL, SCORING, GameState, HandState, Trick
+from domain.state import INITIAL, GameState, HandState, Phase, Trick
 from domain.trumps import trick_winner, trump_order
 
 
@@ -47,7 +47,7 @@ def played_hand(
         leader = winner
     deal = tuple(tuple(dealt[s].split()) if dealt and s in dealt else tuple(held[s]) for s in range(rules.players))
     return HandState(
-        number=number, deal=number, dealer=dealer, phase=SCORING, to_act=None, dealt=deal,
+        number=number, deal=number, dealer=dealer, phase=Phase.SCORING, to_act=None, dealt=deal,
         cards=((),) * rules.players, stock=(), bids=((maker, bid),), high_bid=bid, maker=maker,
         trump=trump, leader=leader, table=(), tricks=tuple(done),
     )

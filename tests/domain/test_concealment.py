@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 
 from domain.codec import encode
 from domain.presets import PRESETS, resolve_rules
-from domain.state import SCORED, GameState
+from domain.state import GameState, Phase
 from domain.views import concealment, is_deal_finished, is_hash_shown, redact_event
 from tests.strategies import play_game, rng_seeds, seed_texts
 
@@ -62,7 +62,7 @@ def test_hiding_by_the_concealment_equals_hiding_by_the_state(preset: str, seed:
     seats = [*range(game.rules.players), None]
     hidden_somewhere = False
     # The versions a client can see, and those between a hand's score and the next deal.
-    scored = {k for k, state in enumerate(game.states) if state.hand is not None and state.hand.phase == SCORED}
+    scored = {k for k, state in enumerate(game.states) if state.hand is not None and state.hand.phase == Phase.SCORED}
     for k in sorted({*game.turns, *scored}):
         state = game.states[k]
         hidden = concealment(state)

@@ -33,7 +33,7 @@ from domain.play import check_play, check_play_afresh, playable, playable_cards
 from domain.preset import Preset
 from domain.presets import PRESETS
 from domain.rules import Rules
-from domain.state import PLAYING, GameState
+from domain.state import GameState, Phase
 from tests.strategies import play_game
 
 
@@ -49,7 +49,7 @@ def _check_plays(state: GameState) -> None:
     """Compare the kept table of plays with the rules worked out afresh, for the seat to act."""
     hand = state.hand
     seat = state.to_act
-    if hand is None or seat is None or hand.phase != PLAYING:
+    if hand is None or seat is None or hand.phase != Phase.PLAYING:
         return
     for _ in range(2):  # the second time from the kept table
         cards, commands = playable(state.rules, hand, seat)
@@ -102,7 +102,7 @@ def _first_leads(preset: Preset, count: int) -> list[GameState]:
         game = play_game(preset.rules, f"lead-{preset.name}-{seed}", seed, max_hands=1, pass_rate=0.3)
         for k in game.turns:
             hand = game.states[k].hand
-            if hand is not None and hand.phase == PLAYING and not hand.tricks and not hand.table:
+            if hand is not None and hand.phase == Phase.PLAYING and not hand.tricks and not hand.table:
                 found.append(game.states[k])
                 break
         if len(found) == count:

@@ -20,7 +20,6 @@ from __future__ import annotations
 from tests.domain.helpers import card_places
 
 import random
-from collections import Counter
 
 import pytest
 
@@ -37,7 +36,7 @@ from domain.legal import legal_commands
 from domain.preset import Preset
 from domain.presets import PRESETS
 from domain.scoring import score_hand
-from domain.state import GameState
+from domain.state import GameState, Phase
 from tests.strategies import PlayedGame, play_game
 
 SEEDS = 4
@@ -69,7 +68,7 @@ def _check_game(game: PlayedGame, rng: random.Random) -> None:
                 with pytest.raises(IllegalActionError):
                     decide(state, PlayCard(seat, card), game.source)
                 break
-        if state.phase == "bidding" and MakeBid(seat, 999) not in listed:
+        if state.phase == Phase.BIDDING and MakeBid(seat, 999) not in listed:
             with pytest.raises(IllegalActionError):
                 decide(state, MakeBid(seat, 999), game.source)
     # Every recorded score is recomputed from the hand it closed, and each point is sound.

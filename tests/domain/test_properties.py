@@ -18,14 +18,14 @@ from domain.actions import Command, DeclareTrump, MakeBid, Pass, PlayCard
 from domain.cards import ALL_CARDS, game_points
 from domain.codec import decode, encode
 from domain.dealing import deal_hand, deck_of
-from domain.decide import decide
+from domain.decide import check_command, decide
 from domain.errors import GameOverError, IllegalActionError, NotYourTurnError
 from domain.events import GameEnded, HandDealt, HandScored, TrickTaken
 from domain.evolve import replay
 from domain.legal import legal_commands
 from domain.points import POINT_ORDER
 from domain.scoring import game_result, score_hand
-from domain.state import BIDDING, DECLARING, PLAYING, GameState
+from domain.state import GameState, Phase
 from domain.views import concealment, redact_event, seat_view
 from tests.domain.helpers import playable_mismatches
 from tests.strategies import PlayedGame, played_games
@@ -149,12 +149,19 @@ def test_listed_actions_are_accepted_and_others_refused(game: PlayedGame) -> Non
                     raise AssertionError(f"{late} accepted after the game ended")
             continue
         to_act = state.to_act
-        assert to_act is not None and state.phase in (BIDDING, DECLARING, PLAYING)
+        assert to_act is not None and state.phase in (Phase.BIDDING, Phase.DECLARING, Phase.PLAYING)
         listed = legal_commands(state, to_act)
         assert listed, f"seat {to_act} has nothing to do at version {k}"
         for command in listed:
             assert decide(state, command, game.source)
+            check_command(state, command)
         for command in _unlisted(state, to_act, listed):
+            try:
+                check_command(state, command)
+            except IllegalActionError:
+                pass
+            else:
+                raise AssertionError(f"{command} passed check_command but is not listed at version {k}")
             try:
                 decide(state, command, game.source)
             except IllegalActionError:

@@ -18,6 +18,7 @@ from domain.events import (
 from domain.presets import resolve_rules
 from domain.views import concealment, redact_event, seat_view
 from domain.codec import encode
+from domain.state import Phase
 from tests.domain.helpers import DEAL_A, TRICKS_A, game_with
 
 LOW = {0: "2S 3S 4H 5H 6D 7C", 1: "AS KS TH 5D 8C 9C"}
@@ -34,14 +35,14 @@ def test_kitty_goes_to_the_maker_who_discards_back_to_the_hand_size() -> None:
     assert not {"9S", "9H", "9D"} & set(json.dumps(seat_view(table.state, 0)).split('"'))
     table.auction(2, None, None, None)
     assert table.of_type(KittyTaken)[-1].cards == ("9S", "9H", "9D")
-    assert len(table.hand.cards[0]) == 9 and table.hand.phase == "declaring"
+    assert len(table.hand.cards[0]) == 9 and table.hand.phase == Phase.DECLARING
     name, data = encode(table.of_type(KittyTaken)[-1])
     assert redact_event(name, data, 1, concealment(table.state))["cards"] is None
     table.declare("S")
-    assert table.hand.phase == "discarding" and {"type": "discard", "cards": []} not in table.actions()
+    assert table.hand.phase == Phase.DISCARDING and {"type": "discard", "cards": []} not in table.actions()
     for card in ("6C", "5D", "9D"):
         table.post({"type": "discard", "cards": [card]})
-    assert table.hand.phase == "playing" and len(table.hand.cards[0]) == 6
+    assert table.hand.phase == Phase.PLAYING and len(table.hand.cards[0]) == 6
 
 
 def test_kitty_taken_after_trump_is_named() -> None:
@@ -52,9 +53,9 @@ def test_kitty_taken_after_trump_is_named() -> None:
     """
     table = game_with(DEAL_A, options={"kitty_size": 3, "kitty_when": "after-trump"}, kitty="9S 9H 9D")
     table.auction(2, None, None, None)
-    assert table.hand.phase == "declaring" and len(table.hand.cards[0]) == 6
+    assert table.hand.phase == Phase.DECLARING and len(table.hand.cards[0]) == 6
     table.declare("S")
-    assert len(table.hand.cards[0]) == 9 and table.hand.phase == "discarding"
+    assert len(table.hand.cards[0]) == 9 and table.hand.phase == Phase.DISCARDING
 
 
 def test_face_down_cards_may_be_played_blind_from_the_second_trick() -> None:
@@ -127,7 +128,7 @@ def test_bidding_goes_round_until_all_but_one_passed_without_reentry() -> None:
     table.auction(4)
     assert table.state.to_act == 2
     table.auction(None)
-    assert table.hand.phase == "declaring" and table.hand.maker == 0 and table.hand.high_bid == 4
+    assert table.hand.phase == Phase.DECLARING and table.hand.maker == 0 and table.hand.high_bid == 4
 
 
 @pytest.mark.parametrize("who, dealer", [("same-dealer", 3), ("next-dealer", 0)])
@@ -198,9 +199,9 @@ def test_with_the_extra_point_moon_the_highest_bid_is_five_at_a_four_point_table
     bids = [a["amount"] for a in table.actions() if a["type"] == "bid"]
     assert bids == [2, 3, 4, 5]
     table.auction(4)
-    assert table.hand.phase == "bidding" and {"type": "bid", "amount": 5} in table.actions()
+    assert table.hand.phase == Phase.BIDDING and {"type": "bid", "amount": 5} in table.actions()
     table.auction(5)
-    assert table.hand.phase == "declaring" and table.state.to_act == 1
+    assert table.hand.phase == Phase.DECLARING and table.state.to_act == 1
 
 
 def test_a_sealed_smudge_ends_the_auction_at_once() -> None:
@@ -211,7 +212,7 @@ def test_a_sealed_smudge_ends_the_auction_at_once() -> None:
     options = {"moon": "extra-point", "dealer_can_steal": "any", "smudge_sealed": True}
     table = game_with(DEAL_A, options=options)
     table.auction(None, 5)
-    assert table.hand.phase == "declaring" and table.state.to_act == 1
+    assert table.hand.phase == Phase.DECLARING and table.state.to_act == 1
     open_table = game_with(DEAL_A, options={**options, "smudge_sealed": False})
     open_table.auction(None, 5, None)
     assert {"type": "bid", "amount": 5} in open_table.actions()
@@ -247,7 +248,7 @@ def test_without_bidding_the_player_left_of_the_dealer_chooses_trump() -> None:
     Seat 0, left of the dealer, names trump and leads; with no bid nobody can be set.
     """
     table = game_with(DEAL_A, options={"bidding": "none"})
-    assert table.hand.phase == "declaring" and table.state.to_act == 0
+    assert table.hand.phase == Phase.DECLARING and table.state.to_act == 0
     table.declare("S")
     table.play(*TRICKS_A)
     scored = table.of_type(HandScored)[-1]
@@ -262,7 +263,7 @@ def test_blind_all_fours_sets_trump_by_the_first_card_led() -> None:
     hands = {**DEAL_A, 0: "RJ 3S 4H KH 5D 6C", 2: "5S JS 6H 7H TD AS"}
     options = {"bidding": "none", "trump_by": "first-lead", "jokers": 1}
     table = game_with(hands, options=options)
-    assert table.hand.phase == "playing" and table.state.to_act == 0
+    assert table.hand.phase == Phase.PLAYING and table.state.to_act == 0
     assert {"type": "play", "card": "RJ"} not in table.actions()
     table.post({"type": "play", "card": "4H"})
     assert table.hand.trump == "H"
@@ -272,7 +273,7 @@ def test_the_maker_pitches_trump_with_the_first_lead() -> None:
     """001_7ce2dc221d1f8f64.txt, "How to Play Pitch": the first card led by the high bidder sets trump."""
     table = game_with(DEAL_A, options={"trump_by": "first-lead"})
     table.auction(None, 2, None, None)
-    assert table.hand.phase == "playing" and table.state.to_act == 1 and table.hand.trump is None
+    assert table.hand.phase == Phase.PLAYING and table.state.to_act == 1 and table.hand.trump is None
     table.play("2D")
     assert table.hand.trump == "D"
 

@@ -11,6 +11,7 @@ from domain.events import (
     CardsDrawn, HandClaimed, HandFinishedEarly, HandScored, Revoked, SatOut, StockReshuffled,
 )
 from domain.fairness import SeededDeals, deal_key, reshuffle_key, seed_from_text, shuffle
+from domain.state import Phase
 from tests.domain.helpers import DEAL_A, DEAL_FOLLOW, game_with
 
 NINE = {0: "AS KS 2S 3H 4H 5D 6D 7C 8C"}
@@ -36,7 +37,7 @@ def test_players_must_discard_all_nontrump_and_are_refilled_from_the_left_of_the
     for _ in range(4):
         table.post(table.actions()[0])
     assert table.of_type(CardsDrawn)[0].seat == 0 and table.of_type(CardsDrawn)[0].cards == ("2D", "3D", "4D")
-    assert table.hand.phase == "playing" and all(len(c) == 6 for c in table.hand.cards)
+    assert table.hand.phase == Phase.PLAYING and all(len(c) == 6 for c in table.hand.cards)
 
 
 def test_players_may_choose_among_nontrump() -> None:
@@ -96,7 +97,7 @@ def test_nine_card_pitch_discards_up_to_four_and_refills_to_nine() -> None:
     assert table.state.to_act == 1
     for _ in range(3):
         table.post({"type": "discard", "cards": []})
-    assert len(table.hand.cards[0]) == 9 and table.hand.phase == "playing"
+    assert len(table.hand.cards[0]) == 9 and table.hand.phase == Phase.PLAYING
 
 
 def test_the_dealer_takes_the_rest_of_the_stock_and_discards_down_to_six() -> None:
@@ -110,9 +111,9 @@ def test_the_dealer_takes_the_rest_of_the_stock_and_discards_down_to_six() -> No
         assert table.state.to_act == seat
         table.post(table.actions()[0])
     assert table.hand.stock == () and table.state.to_act == 3 and len(table.hand.cards[3]) > 6
-    while table.hand.phase == "discarding":
+    while table.hand.phase == Phase.DISCARDING:
         table.post(table.actions()[0])
-    assert len(table.hand.cards[3]) == 6 and table.hand.phase == "playing"
+    assert len(table.hand.cards[3]) == 6 and table.hand.phase == Phase.PLAYING
 
 
 def test_discards_are_reshuffled_when_the_stock_runs_short() -> None:
@@ -124,7 +125,7 @@ def test_discards_are_reshuffled_when_the_stock_runs_short() -> None:
     table = game_with({}, options={"hand_size": 12, "discarding": "all-nontrump"})
     table.auction(2, None, None, None)
     table.declare("S")
-    while table.hand.phase == "discarding":
+    while table.hand.phase == Phase.DISCARDING:
         table.post(table.actions()[0])
     assert table.of_type(StockReshuffled) and all(len(c) == 6 for c in table.hand.cards)
 
@@ -226,14 +227,14 @@ def test_the_hand_finishes_early_when_no_point_is_left() -> None:
     slow.auction(2, None, None, None)
     slow.declare("S")
     slow.play("AS 2S 5S 6S", "3S 4S JS TS")
-    assert slow.hand.phase == "playing"
+    assert slow.hand.phase == Phase.PLAYING
     # Where the tricks themselves score (a contract in tricks; 004's smudge), every trick is played.
     for options in ({"contract": "tricks"}, {"smudge_call": 4, "contract": "tricks", "max_bid": 6}):
         counted = game_with(hands, options={"finish_early": True, **options})
         counted.auction(2, None, None, None)
         counted.declare("S")
         counted.play("AS 2S 5S 6S", "3S 4S JS TS")
-        assert counted.hand.phase == "playing"
+        assert counted.hand.phase == Phase.PLAYING
 
 
 def test_a_claim_is_accepted_only_when_certain() -> None:
@@ -352,7 +353,7 @@ def test_a_moon_contract_keeps_its_cards_when_moon_discarding_is_off() -> None:
     table.auction(4, None, None, None)  # seat 0 shoots the moon (the maximum bid, 4)
     table.declare("S")
     hand = table.state.hand
-    assert hand is not None and hand.phase == "playing"
+    assert hand is not None and hand.phase == Phase.PLAYING
     assert [len(cards) for cards in hand.cards] == [9, 9, 9, 9]
 
 
@@ -362,7 +363,7 @@ def test_an_ordinary_contract_still_discards_when_moon_discarding_is_off() -> No
     table.auction(2, None, None, None)
     table.declare("S")
     hand = table.state.hand
-    assert hand is not None and hand.phase == "discarding"
+    assert hand is not None and hand.phase == Phase.DISCARDING
 
 
 def test_moon_discarding_off_needs_a_moon_and_no_kitty() -> None:

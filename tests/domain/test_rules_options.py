@@ -19,6 +19,7 @@ from domain.dealing import start_game
 from domain.fairness import SeededDeals, commit, seed_from_text
 from domain.presets import get_preset, resolve_rules
 from domain.rules import Rules, rules_from_dict
+from domain.state import Phase
 from tests.domain.helpers import DEAL_A, DEAL_FOLLOW, TRICKS_A, Table, game_with
 
 
@@ -57,9 +58,9 @@ def test_players_sets_the_number_of_seats_dealt_and_bidding() -> None:
     assert len(dealt.stock) == 52 - 18
     assert table.state.scores == (0, 0, 0)
     table.auction(None, None)
-    assert table.state.to_act == 2 and table.hand.phase == "bidding"
+    assert table.state.to_act == 2 and table.hand.phase == Phase.BIDDING
     table.auction(2)
-    assert table.hand.phase == "declaring"
+    assert table.hand.phase == Phase.DECLARING
     table.play_hand_simply()
     assert table.of_type(HandDealt)[-1].dealer == 0
 
@@ -81,7 +82,7 @@ def test_eight_players_play_003s_game_with_every_card_of_the_48_dealt() -> None:
     assert [len(c) for c in dealt.cards] == [6] * 8 and dealt.stock == ()
     assert not any(card[0] == "3" for held in dealt.cards for card in held)
     table.auction(2, *([None] * 7))
-    assert table.hand.phase == "playing" and table.hand.maker == 1
+    assert table.hand.phase == Phase.PLAYING and table.hand.maker == 1
     assert resolve_rules("blind-all-fours", {"players": 8}).sides == 8
     with pytest.raises(RulesError, match="'players'"):
         resolve_rules("auction-pitch", {"players": 8})

@@ -24,6 +24,7 @@ from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
 from domain.rules import Rules
 from domain.trumps import trick_winner, trump_order
+from domain.state import Phase
 from tests.domain.helpers import (
     DEAL_A, DEAL_FOLLOW, DEAL_TEN, DEAL_TIE, TRICKS_A, TRICKS_TEN, TRICKS_TIE, Table, game_with,
 )
@@ -529,11 +530,11 @@ def test_the_first_side_to_reach_11_wins(before: tuple[int, int], ends: bool) ->
     ended = table.of_type(GameEnded)
     if ends:
         assert ended == [GameEnded(winner=0, reason="target-score", scores=(11, 1), seed=table.source.seed())]
-        assert table.state.winner == 0 and table.state.phase == "ended"
+        assert table.state.winner == 0 and table.state.phase == Phase.ENDED
         assert table.of_type(HandDealt)[-1].hand == 1
     else:
         assert ended == []
-        assert table.state.phase == "bidding" and table.hand.number == 2
+        assert table.state.phase == Phase.BIDDING and table.hand.number == 2
 
 
 def test_when_both_sides_pass_11_on_one_hand_the_higher_score_wins() -> None:
@@ -555,7 +556,7 @@ def test_equal_scores_past_11_tie_the_game() -> None:
     table = played(DEAL_TIE, TRICKS_TIE, scores=(9, 10))
     ended = table.of_type(GameEnded)[-1]
     assert (ended.winner, ended.reason, ended.scores) == (None, "tie", (11, 11))
-    assert table.state.winner is None and table.state.phase == "ended"
+    assert table.state.winner is None and table.state.phase == Phase.ENDED
 
 
 # --- Illegal actions -----------------------------------------------------------------
@@ -618,7 +619,7 @@ def test_acting_after_the_game_ended_is_refused() -> None:
     Every kind of action, from every seat, is refused with "the game is over".
     """
     table = played(DEAL_A, TRICKS_A, scores=(10, 0))
-    assert table.state.phase == "ended"
+    assert table.state.phase == Phase.ENDED
     for seat in range(4):
         assert legal_commands(table.state, seat) == []
         for command in (MakeBid(seat, 2), Pass(seat), DeclareTrump(seat, "S"), PlayCard(seat, "AS")):

@@ -13,6 +13,7 @@ from domain.errors import IllegalActionError
 from domain.events import CardsDiscarded, CardsDrawn, HandScored
 from domain.presets import get_preset
 from domain.trumps import trump_order
+from domain.state import Phase
 from tests.domain.helpers import Table, game_with
 from tests.domain.scoring_helpers import score
 
@@ -59,7 +60,7 @@ def test_the_service_discards_for_every_seat_and_no_seat_posts_a_discard() -> No
     ("Taking or holding the 2 of trump", 1). A discard posted is refused.
     """
     table = pitched()
-    assert table.hand.phase == "playing" and all(len(held) == 6 for held in table.hand.cards)
+    assert table.hand.phase == Phase.PLAYING and all(len(held) == 6 for held in table.hand.cards)
     discarded = {e.seat: e.cards for e in table.of_type(CardsDiscarded)}
     assert discarded[2] == ("4S", "5S", "9H")
     assert "2S" in table.hand.cards[2]

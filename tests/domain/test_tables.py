@@ -17,7 +17,7 @@ from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from domain.dealing import start_game
-from domain.state import GameState
+from domain.state import GameState, Phase
 from domain.table_events import (
     ClockRanOut, GameAbandoned, SeatClaimed, SeatHandedOver, SeatLeft, SeatTakenBack,
 )
@@ -43,7 +43,7 @@ OPEN_TWO = [SeatSpec("open"), SeatSpec("human"), SeatSpec("open"), SeatSpec("ai"
 
 def test_a_game_with_open_seats_waits_with_nothing_dealt() -> None:
     state = _game(OPEN_TWO, listed=True, invite_only=[2])
-    assert state.phase == "waiting" and state.hand is None and state.to_act is None
+    assert state.phase == Phase.WAITING and state.hand is None and state.to_act is None
     assert state.table is not None and state.table.open_seats == (0, 2) and state.table.invite_only == (2,)
     assert is_claimable_from_list(state, 0) and not is_claimable_from_list(state, 2)
 
@@ -53,10 +53,10 @@ def test_the_claim_that_fills_the_last_open_seat_deals_the_first_hand() -> None:
     first = claim_seat(state, 0, DEALS)
     assert first == [SeatClaimed(0)]
     state = replay(first, state)
-    assert state.seats[0] == SeatSpec("human") and state.phase == "waiting"
+    assert state.seats[0] == SeatSpec("human") and state.phase == Phase.WAITING
     last = claim_seat(state, 2, DEALS)
     assert last[0] == SeatClaimed(2) and isinstance(last[1], HandDealt) and last[1].hand == 1
-    assert replay(last, state).phase == "bidding"
+    assert replay(last, state).phase == Phase.BIDDING
 
 
 def test_a_seat_that_is_not_open_cannot_be_claimed() -> None:
@@ -127,7 +127,7 @@ def test_leaving_hands_the_seat_to_a_computer_and_the_last_human_leaving_abandon
     assert last == [SeatLeft(2, 3), DealKeyRevealed(state.hand.deal, DEALS.key(state.hand.deal)),
                     GameAbandoned(tuple(state.scores), DEALS.seed())]
     ended = replay(last, state)
-    assert ended.phase == "ended" and ended.ended == "abandoned" and ended.winner is None
+    assert ended.phase == Phase.ENDED and ended.ended == "abandoned" and ended.winner is None
     with pytest.raises(GameOverError):
         leave_seat(ended, 1, 3, DEALS)
 

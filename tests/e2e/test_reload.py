@@ -15,7 +15,6 @@ import json
 import signal
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 

@@ -26,7 +26,6 @@ from domain.state import GameState
 from service.hashing import canonical_json
 from service.games.state_cache import fold
 from service.store import open_event_store
-from service.store.recorder import Recorder
 from service.ports.events import StoredEvent
 from service.store.tables import idempotency_keys_table
 from tests.faults.players import Player

@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 from service.store.db import make_engine, normalize_url
 from service.store.migrate import upgrade
-from tests.dbs import postgres_admin_url, postgres_database
+from tests.dbs import postgres_database
 from tests.faults.logs import check_players
 from tests.faults.outages import PrivatePostgres
 from tests.faults.players import Player

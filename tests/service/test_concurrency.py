@@ -19,7 +19,6 @@ from sqlalchemy import Engine
 from domain.views import NOTHING_HIDDEN
 from service.ports.events import ConcurrencyError, NewEvent
 from service.store import open_event_store
-from service.store.recorder import Recorder
 from service.store.tables import events_table
 
 WRITERS = 8

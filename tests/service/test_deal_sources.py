@@ -15,7 +15,6 @@ from service.store.db import make_engine
 from service.games import GameService
 from service.store.migrate import upgrade
 from service.games.state_cache import fold
-from service.store import open_event_store
 from service.store.sqlite import SQLiteRecorder
 from tests.dbs import sqlite_url
 

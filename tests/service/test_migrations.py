@@ -12,10 +12,8 @@ from alembic.runtime.migration import MigrationContext
 
 from service.store.db import make_engine
 from service.store.migrate import current, downgrade, upgrade
-from service.store.tables import jobs_table  # noqa: F401  (registers the jobs table on the metadata
 from service.games import GameService
 from service.store import open_event_store
-from service.store.recorder import Recorder
 from service.ports.events import NewEvent
 from service.store.tables import metadata
 from tests.dbs import postgres_database, sqlite_url

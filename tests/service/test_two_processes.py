@@ -20,7 +20,6 @@ from service.api import create_app
 from service.store.db import make_engine
 from service.games import GameService
 from service.store import open_event_store
-from service.store.recorder import Recorder
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.replay_helpers import choose
 

@@ -165,19 +165,19 @@ def warm(state: GameState | None = None) -> None:
     from domain.actions import Discard
     from domain.ai.knowledge import knowledge_of
     from domain.legal import legal_commands
-    from domain.state import BIDDING, DECLARING, DISCARDING
+    from domain.state import Phase
 
     for start in warm_states():
         seat = start.to_act
         assert seat is not None and start.hand is not None
         known = knowledge_of(start, seat)
         deals = deal(known, 2, 1)
-        if start.hand.phase == BIDDING:
+        if start.hand.phase == Phase.BIDDING:
             rows = auction_rows(known, deals, [None])
             _warm_inference(known, deals)
-        elif start.hand.phase == DECLARING:
+        elif start.hand.phase == Phase.DECLARING:
             rows = declare_rows(known, deals, ["S"])
-        elif start.hand.phase == DISCARDING:
+        elif start.hand.phase == Phase.DISCARDING:
             discards = [c for c in legal_commands(start, seat) if isinstance(c, Discard)][:1]
             rows = discard_rows(known, deals, discard_calls(start, discards))
         elif is_supported(start):

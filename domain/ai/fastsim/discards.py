@@ -74,15 +74,6 @@ def take_kitty(hands: Any, lens: Any, dealt: Any, maker: int, kitty: Any, kitty_
 
 
 @jit
-def _count(hands: Any, lens: Any, seat: int, mask: int) -> int:
-    n = 0
-    for i in range(lens[seat]):
-        if (mask >> hands[seat, i]) & 1:
-            n += 1
-    return n
-
-
-@jit
 def _choice(
     masks: Any, keep: int, d: Any, hands: Any, lens: Any, pile_n: Any, seat: int, finishing: bool,
     out: Any,

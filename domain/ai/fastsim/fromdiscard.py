@@ -34,7 +34,7 @@ from domain.ai.fastsim.starts import discard_settings, suits_of, SUITS
 from domain.ai.fastsim.tables import INDEX, N_CARDS, Array
 from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.discarding import choice
-from domain.state import DISCARDING, GameState
+from domain.state import GameState, Phase
 
 STOP = -1  # post no card: stop discarding
 WHOLE = -2  # post the one set of discards left, whole
@@ -46,7 +46,7 @@ def discards_from_deal(state: GameState) -> bool:
 
     hand = state.hand
     return (
-        hand is not None and hand.phase == DISCARDING and hand.trump is not None and hand.maker is not None
+        hand is not None and hand.phase == Phase.DISCARDING and hand.trump is not None and hand.maker is not None
         and hand.high_bid is not None and hand.to_act is not None and not hand.extra.kitty
         and bool(hand.extra.pending) and hand.extra.pending[0] == hand.to_act and plays_from_deal(state.rules)
     )

@@ -24,7 +24,7 @@ import numpy as np
 from domain.ai.fastsim.kernel import S_LEADER, S_MAKERS, S_OUT, S_PLAYS, S_SIZE, S_TO_ACT, S_TRICKS, S_TWO
 from domain.ai.fastsim.tables import INDEX, REVOKE_PENALTY, Array, Tables, tables_of
 from domain.rules import Rules
-from domain.state import PLAYING, GameState
+from domain.state import GameState, Phase
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ def is_supported(state: GameState) -> bool:
     """
     hand = state.hand
     return (
-        state.ended is None and hand is not None and hand.phase == PLAYING and hand.trump is not None
+        state.ended is None and hand is not None and hand.phase == Phase.PLAYING and hand.trump is not None
         and hand.to_act is not None and hand.maker is not None and hand.high_bid is not None
         and not state.rules.blind_cards and not hand.extra.revokes and state.rules.trick_leader == "winner"
         and not hand.extra.smudgers

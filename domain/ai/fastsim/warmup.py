@@ -49,7 +49,7 @@ def warm_states() -> list[GameState]:
     from domain.evolve import evolve, replay
     from domain.fairness import SeededDeals, commit, seed_from_text
     from domain.presets import preset_rules
-    from domain.state import DISCARDING
+    from domain.state import Phase
 
     class Fixed:
         """Level 3 draws no random number on these rules; this answers should it ask."""
@@ -69,9 +69,9 @@ def warm_states() -> list[GameState]:
         state = replay(start_game(rules, preset, seats, 0, commit(secret, "client"), SeededDeals(secret)))
         while state.hand is not None and state.to_act is not None:
             phase = state.hand.phase
-            if phase != DISCARDING or discards_from_deal(state):
+            if phase != Phase.DISCARDING or discards_from_deal(state):
                 found.setdefault((phase, bool(state.hand.table)), state)
-            if phase == DISCARDING and (phase, False) in found:
+            if phase == Phase.DISCARDING and (phase, False) in found:
                 break
             if preset == WARM_PRESETS[0] and len(found) == 4:
                 break

@@ -32,7 +32,7 @@ from domain.events import HandScored
 from domain.legal import legal_commands
 from domain.presets import PRESETS
 from domain.rules import Rules, rules_from_dict
-from domain.state import BIDDING, DECLARING, GameState
+from domain.state import GameState, Phase
 from tests.domain.scoring_presets import SCORING_PRESETS
 from tests.strategies import OPTION_SETS, VARIANT_SETS, play_game
 
@@ -98,7 +98,7 @@ def check_rows(known: Knowledge, deals: fastsim.Deals, commands: list[Command], 
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_the_compiled_auction_bids_names_trump_and_plays_as_level_3_on_the_reducers(name: str) -> None:
     rules = rules_from_dict(TABLES[name])
-    states = turns(rules, name, BIDDING, 3)
+    states = turns(rules, name, Phase.BIDDING, 3)
     assert states
     for n, state in enumerate(states):
         seat = state.to_act
@@ -113,7 +113,7 @@ def test_the_compiled_auction_bids_names_trump_and_plays_as_level_3_on_the_reduc
 @pytest.mark.parametrize("name", sorted(DECLARING_TABLES))
 def test_each_trump_a_maker_may_name_is_played_from_the_deal_as_on_the_reducers(name: str) -> None:
     rules = rules_from_dict(DECLARING_TABLES[name])
-    states = [s for s in turns(rules, name, DECLARING, 4) if declares_from_deal(s)][:2]
+    states = [s for s in turns(rules, name, Phase.DECLARING, 4) if declares_from_deal(s)][:2]
     assert states
     for n, state in enumerate(states):
         seat = state.to_act
@@ -130,7 +130,7 @@ def test_each_trump_a_maker_may_name_is_played_from_the_deal_as_on_the_reducers(
 @pytest.mark.parametrize("name", ["option-set-0", "option-set-8", "variant-set-11", "preset-smear-5"])
 def test_bidding_estimates_are_the_same_on_the_kernel_and_the_reducers(name: str) -> None:
     rules = rules_from_dict(TABLES[name])
-    for n, state in enumerate(turns(rules, name, BIDDING, 2)):
+    for n, state in enumerate(turns(rules, name, Phase.BIDDING, 2)):
         seat = state.to_act
         assert seat is not None
         known = knowledge_of(state, seat)
@@ -146,7 +146,7 @@ def test_a_bid_analysis_is_the_same_on_the_kernel_and_the_reducers(name: str) ->
     """000 "Analyze bid": the others pass, the seat names each suit, the hand is played out."""
     rules = rules_from_dict(TABLES[name])
     analyzed = 0
-    for n, state in enumerate(turns(rules, name, BIDDING, 3)):
+    for n, state in enumerate(turns(rules, name, Phase.BIDDING, 3)):
         seat = state.to_act
         assert seat is not None
         bids = [c.amount for c in legal_commands(state, seat) if isinstance(c, MakeBid)]

@@ -34,7 +34,7 @@ from domain.legal import legal_commands
 from domain.play import check_play
 from domain.presets import PRESETS, get_preset, resolve_rules
 from domain.rules import Rules, rules_from_dict
-from domain.state import PLAYING, GameState
+from domain.state import GameState, Phase
 from tests.domain.scoring_presets import SCORING_PRESETS
 from tests.strategies import OPTION_SETS, VARIANT_SETS, play_game
 
@@ -88,7 +88,7 @@ def play_positions(rules: Rules, name: str, deals: int, supported_only: bool = T
             hand = state.hand
             if state.ended is not None or hand is None or len(found) >= deals:
                 break
-            if hand.phase == PLAYING and hand.trump is not None and (
+            if hand.phase == Phase.PLAYING and hand.trump is not None and (
                 fastsim.is_supported(state) or not supported_only
             ):
                 if into == 0:
@@ -289,7 +289,7 @@ def test_002s_ace_and_two_of_trump_are_estimated_on_the_kernel_as_on_the_reducer
     table.declare("S")
     assert "2S" in table.hand.extra.discards[2]
     checked = 0
-    while table.state.hand is not None and table.state.hand.phase == "playing" and table.state.ended is None:
+    while table.state.hand is not None and table.state.hand.phase == Phase.PLAYING and table.state.ended is None:
         seat = table.state.to_act
         assert seat is not None
         if seat != 2 and fastsim.is_supported(table.state):
@@ -322,7 +322,7 @@ def test_a_first_lead_that_sets_trump_is_estimated_on_the_kernel_as_on_the_reduc
         for k in game.turns:
             state = game.states[k]
             hand = state.hand
-            if state.ended is not None or hand is None or hand.phase != PLAYING or hand.trump is not None:
+            if state.ended is not None or hand is None or hand.phase != Phase.PLAYING or hand.trump is not None:
                 continue
             assert state.to_act is not None
             known = knowledge_of(state, state.to_act)

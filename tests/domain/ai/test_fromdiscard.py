@@ -22,7 +22,7 @@ from domain.ai.montecarlo import estimates
 from domain.ai.policies import level3
 from domain.presets import PRESETS
 from domain.rules import rules_from_dict
-from domain.state import DISCARDING
+from domain.state import Phase
 from tests.strategies import OPTION_SETS, VARIANT_SETS, play_game
 
 TURNS = 12  # discarding turns per table
@@ -49,7 +49,7 @@ def test_each_discard_is_played_from_the_deal_as_on_the_reducers(name: str) -> N
         for k in game.turns:
             state = game.states[k]
             hand = state.hand
-            if state.ended is not None or hand is None or hand.phase != DISCARDING or checked >= TURNS:
+            if state.ended is not None or hand is None or hand.phase != Phase.DISCARDING or checked >= TURNS:
                 continue
             if not fastsim.discards_from_deal(state):
                 continue
@@ -69,7 +69,7 @@ def test_a_discarding_turn_before_trump_is_left_to_the_reducers() -> None:
         game = play_game(rules, f"kitty-{g}", g, max_hands=1, pass_rate=0.3)
         for k in game.turns:
             state = game.states[k]
-            if state.hand is not None and state.hand.phase == DISCARDING:
+            if state.hand is not None and state.hand.phase == Phase.DISCARDING:
                 assert state.hand.trump is None and not fastsim.discards_from_deal(state)
                 return
     raise AssertionError("no kitty taker discarded")

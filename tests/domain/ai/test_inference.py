@@ -30,7 +30,7 @@ from domain.events import HandScored
 from domain.legal import legal_commands
 from domain.presets import resolve_rules
 from domain.rules import rules_from_dict
-from domain.state import BIDDING
+from domain.state import Phase
 from tests.domain.ai.test_dealer import XorShift
 from tests.domain.helpers import DEAL_A, game_with
 from tests.strategies import play_game
@@ -192,7 +192,7 @@ def test_the_compiled_auction_by_model_bidders_is_the_reducers_auction(name: str
         for k in game.turns:
             state = game.states[k]
             hand = state.hand
-            if hand is None or state.ended is not None or hand.phase != BIDDING:
+            if hand is None or state.ended is not None or hand.phase != Phase.BIDDING:
                 continue
             seat = state.to_act
             assert seat is not None

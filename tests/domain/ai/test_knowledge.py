@@ -18,7 +18,7 @@ from domain.ai.knowledge import card_counter, knowledge_of
 from domain.ai.players import choose, hint
 from domain.dealing import deck_of
 from domain.presets import PRESETS
-from domain.state import PLAYING, GameState
+from domain.state import GameState, Phase
 from domain.trumps import trump_order
 from tests.domain.helpers import DEAL_FOLLOW, game_with
 from tests.strategies import play_game, played_games, rng_seeds
@@ -132,7 +132,7 @@ def test_the_card_counter_counts_the_seats_own_discards_as_seen() -> None:
             assert hand is not None
             seat = state.to_act
             assert seat is not None
-            if hand.phase != PLAYING or not hand.extra.discards[seat]:
+            if hand.phase != Phase.PLAYING or not hand.extra.discards[seat]:
                 continue
             counter = card_counter(state, seat)
             played = sum(len(cards) for cards in counter["played"].values())

@@ -30,7 +30,7 @@ from domain.evolve import evolve
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from domain.rules import rules_from_dict
-from domain.state import INITIAL, PLAYING, GameState
+from domain.state import INITIAL, GameState, Phase
 
 
 def level3_hand(preset: str, seed: str, tricks: int, options: dict[str, Any] | None = None) -> GameState | None:
@@ -49,7 +49,7 @@ def level3_hand(preset: str, seed: str, tricks: int, options: dict[str, Any] | N
         seat = state.to_act
         if hand is None or seat is None:
             return None
-        if hand.phase == PLAYING and len(hand.tricks) >= tricks and not hand.table:
+        if hand.phase == Phase.PLAYING and len(hand.tricks) >= tricks and not hand.table:
             return state
         for event in decide(state, level3(state, seat, rng), source):
             if isinstance(event, HandScored):

@@ -19,6 +19,7 @@ from domain.ai.players import analyze_bid, choose, hint
 from domain.legal import legal_commands
 from domain.presets import resolve_rules
 from domain.rules import rules_from_dict
+from domain.state import Phase
 from tests.domain.helpers import Table, game_with
 from tests.strategies import OPTION_SETS, VARIANT_SETS, play_game
 
@@ -231,7 +232,7 @@ def _passed_out(preset: str, level: int, seed: str) -> bool:
     seats = [SeatSpec("ai", level)] * rules.players
     state = replay(start_game(rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "c"), source))
     rng = RNG(seed)
-    while state.hand is not None and state.hand.phase == "bidding":
+    while state.hand is not None and state.hand.phase == Phase.BIDDING:
         seat = state.to_act
         assert seat is not None
         for event in decide(state, choose(knowledge_of(state, seat), level, rng, samples=8), source):
@@ -286,7 +287,8 @@ def test_an_estimates_standard_error_is_that_of_its_deals_outcomes() -> None:
     import statistics
 
     from domain.ai import fastsim
-    from domain.ai.montecarlo import estimates, seed_of
+    from domain.ai.montecarlo import estimates
+    from domain.ai.rng import seed_of
     from domain.ai.rollout import outcome, side_values
 
     table = rule_table()
@@ -322,7 +324,7 @@ def test_actions_off_the_kernel_share_a_budget_of_hands_on_the_reducers() -> Non
     """A Fish Pitch seat (001) choosing among its cards and face-down cards tries each on fewer deals."""
     from domain.ai.montecarlo import REFERENCE_LEAST
     from domain.ai.players import PLANS
-    from domain.state import PLAYING
+    from domain.state import Phase
 
     rules = resolve_rules("fish-pitch", {})
     for g in range(6):
@@ -331,7 +333,7 @@ def test_actions_off_the_kernel_share_a_budget_of_hands_on_the_reducers() -> Non
             state = game.states[k]
             hand = state.hand
             assert hand is not None
-            if state.ended is None and hand.phase == PLAYING and len(legal_commands(state, hand.to_act or 0)) >= 6:
+            if state.ended is None and hand.phase == Phase.PLAYING and len(legal_commands(state, hand.to_act or 0)) >= 6:
                 found = hint(knowledge_of(state, hand.to_act or 0), 6, RNG(k))
                 plan = PLANS[6]
                 deals = max(REFERENCE_LEAST, plan.reference_playouts // len(found.estimates))

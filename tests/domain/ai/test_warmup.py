@@ -10,18 +10,18 @@ from domain.ai import fastsim
 from domain.ai.fastsim.fromdiscard import discards_from_deal
 from domain.ai.fastsim.position import is_supported
 from domain.ai.fastsim.warmup import warm_states
-from domain.state import BIDDING, DECLARING, DISCARDING, PLAYING
+from domain.state import Phase
 
 
 def test_warm_states_reach_every_phase_the_kernel_plays_from() -> None:
     states = warm_states()
     phases = [(s.hand.phase, bool(s.hand.table)) for s in states if s.hand is not None]
     assert sorted(phases) == sorted([
-        (BIDDING, False), (DECLARING, False), (PLAYING, False), (PLAYING, True), (DISCARDING, False),
+        (Phase.BIDDING, False), (Phase.DECLARING, False), (Phase.PLAYING, False), (Phase.PLAYING, True), (Phase.DISCARDING, False),
     ])
-    discarding = next(s for s in states if s.hand is not None and s.hand.phase == DISCARDING)
+    discarding = next(s for s in states if s.hand is not None and s.hand.phase == Phase.DISCARDING)
     assert discards_from_deal(discarding), "the discarding state is not one the kernel plays out"
-    assert all(is_supported(s) for s in states if s.hand is not None and s.hand.phase == PLAYING)
+    assert all(is_supported(s) for s in states if s.hand is not None and s.hand.phase == Phase.PLAYING)
 
 
 def test_warm_runs_every_kernel_on_those_states() -> None:

@@ -1,4 +1,5 @@
-"""Fixtures for the HTTP API: a migrated database, the app over it, a test client.
+"""Fixtures for the HTTP API: a migrated database, the app over it, a test client, and
+clients of apps that run jobs (computers' moves, hints, turn clocks) in their own threads.
 
 The backend is SQLite unless PITCH_TEST_BACKEND=postgresql, which runs the same tests on
 a fresh database of the PostgreSQL server (.ci/run does both).
@@ -8,18 +9,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
 from service.api import create_app
+from service.bootstrap import Services, build_services
+from service.config import Settings
 from service.store.db import make_engine
 from service.games import GameService
 from service.store.migrate import upgrade
 from service.store import open_event_store
-from service.store.recorder import Recorder
 from tests.dbs import postgres_database, sqlite_url
 
 
@@ -57,3 +58,27 @@ def app(game_service: GameService) -> Flask:
 def client(app: Flask) -> FlaskClient:
     """A test client of the app."""
     return app.test_client()
+
+
+@pytest.fixture
+def ai_client(api_database_url: str) -> Iterator[FlaskClient]:
+    """A client of an app that runs jobs in its own threads, as `pitch serve` does by default."""
+    services = build_services(Settings(database_url=api_database_url, job_lease_seconds=10, job_threads=2))
+    services.start_runner()
+    yield create_app(services=services).test_client()
+    services.close()
+
+
+@pytest.fixture
+def table_services(api_database_url: str) -> Iterator[Services]:
+    """The services of a process that runs jobs and turn clocks in its own threads."""
+    services = build_services(Settings(database_url=api_database_url, job_lease_seconds=4, job_threads=2))
+    services.start_runner()
+    yield services
+    services.close()
+
+
+@pytest.fixture
+def table_client(table_services: Services) -> FlaskClient:
+    """A client of the app over ``table_services``."""
+    return create_app(services=table_services).test_client()

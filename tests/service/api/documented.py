@@ -21,8 +21,8 @@ def document() -> dict[str, Any]:
 
 @cache
 def _validator(operation_id: str, status: str, media_type: str) -> Any:
-    for path, item in document()["paths"].items():
-        for method, operation in item.items():
+    for item in document()["paths"].values():
+        for operation in item.values():
             if isinstance(operation, dict) and operation.get("operationId") == operation_id:
                 responses = operation["responses"]
                 assert status in responses, f"{operation_id} does not document {status}"

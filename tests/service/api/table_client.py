@@ -1,4 +1,4 @@
-"""Tables through the HTTP API: an app that runs jobs (and clocks) in its own threads, and a small client.
+"""Tables through the HTTP API: a small client over an app that runs jobs (and clocks) in its own threads.
 
 The app is built as ``pitch serve`` builds it with no broker (service/bootstrap.py): the
 computers' moves and the turn clocks run in its background threads, so a test sees the
@@ -9,36 +9,17 @@ PITCH_TEST_BACKEND=postgresql).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from domain.fairness import first_dealer, seed_from_text
-from service.api import create_app
-from service.bootstrap import Services, build_services
-from service.config import Settings
 from tests.service.api.client import bearer
 
 WAIT = 60.0
-
-
-@pytest.fixture
-def table_services(api_database_url: str) -> Iterator[Services]:
-    """The services of a process that runs jobs and turn clocks in its own threads."""
-    services = build_services(Settings(database_url=api_database_url, job_lease_seconds=4, job_threads=2))
-    services.start_runner()
-    yield services
-    services.close()
-
-
-@pytest.fixture
-def table_client(table_services: Services) -> FlaskClient:
-    """A client of the app over ``table_services``."""
-    return create_app(services=table_services).test_client()
 
 
 def wait_for(check: Callable[[], Any], what: str, seconds: float = WAIT) -> Any:

@@ -17,7 +17,6 @@ from service.api import create_app
 from service.store.db import make_engine
 from service.games import GameService
 from service.store import open_event_store
-from service.store.recorder import Recorder
 from tests.service.api.client import ApiGame
 from tests.service.test_store import drop_append_only_triggers
 

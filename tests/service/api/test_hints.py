@@ -5,29 +5,17 @@ broker, so the app's own background threads run the jobs (service/jobs/threads.p
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from domain.ai.players import PLANS
-from service.api import create_app
-from service.bootstrap import build_services
-from service.config import Settings
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.documented import check_answer
 
 WAIT = 60.0
-
-
-@pytest.fixture
-def ai_client(api_database_url: str) -> Iterator[FlaskClient]:
-    """A client of an app that runs jobs in its own threads, as `pitch serve` does by default."""
-    services = build_services(Settings(database_url=api_database_url, job_lease_seconds=10, job_threads=2))
-    services.start_runner()
-    yield create_app(services=services).test_client()
-    services.close()
 
 
 def wait_for(check: Callable[[], Any], what: str) -> Any:

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from domain.fairness import deal_key
 from service.store.db import make_engine
 from tests.service.api.client import ApiGame, bearer
-from tests.service.api.test_hints import ai_client, poll, wait_for  # noqa: F401 - the fixture
+from tests.service.api.test_hints import poll, wait_for
 
 
 def test_no_job_row_holds_the_seed_or_an_unrevealed_key(ai_client: FlaskClient, api_database_url: str) -> None:

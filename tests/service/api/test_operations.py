@@ -23,7 +23,6 @@ from service.games import GameService
 from service.logs import JsonFormatter, RequestIdFilter
 from service.metrics import PrometheusMetrics
 from service.store import open_event_store
-from service.store.recorder import Recorder
 from tests.service.api.client import ApiGame, bearer
 
 UNREACHABLE_DB = "postgresql+psycopg://postgres@127.0.0.1:1/nothing"

@@ -20,7 +20,6 @@ from service.store.db import make_engine
 from service.games import GameService
 from service.store.migrate import upgrade
 from service.store import open_event_store
-from service.store.recorder import Recorder
 from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame, bearer
 from tests.service.test_store import drop_append_only_triggers

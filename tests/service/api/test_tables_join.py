@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 
 from service.games.tokens import hash_token
 from tests.service.api.client import bearer
-from tests.service.api.table_client import Table, seed_dealt_by, table_client, table_services, wait_for  # noqa: F401
+from tests.service.api.table_client import Table, seed_dealt_by, wait_for
 
 COMPUTERS = [{"kind": "ai", "level": 1}, {"kind": "ai", "level": 1}]
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from flask.testing import FlaskClient
 
 from tests.service.api.client import bearer
-from tests.service.api.table_client import Table, seed_dealt_by, table_client, table_services, wait_for  # noqa: F401
+from tests.service.api.table_client import Table, seed_dealt_by, wait_for
 
 ONE_HAND = {"preset": "team-auction", "options": {"game_over": "hands", "hand_limit": 1}}
 

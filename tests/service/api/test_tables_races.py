@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.service.api.table_client import Table, table_client, table_services  # noqa: F401
+from tests.service.api.table_client import Table
 
 CLAIMERS = 8
 

@@ -24,7 +24,7 @@ from service.config import Settings
 from service.jobs import clock as clock_jobs
 from service.ports.jobs import CLOCK, SUPERSEDED
 from tests.service.api.scanning import RecordingDispatcher
-from tests.service.api.table_client import Table, seed_dealt_by, table_client, table_services, wait_for  # noqa: F401
+from tests.service.api.table_client import Table, seed_dealt_by, wait_for
 
 STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
 COMPUTERS = [{"kind": "ai", "level": 1}] * 3
