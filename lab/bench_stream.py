@@ -11,7 +11,9 @@ database (the embedded SQLite file by default, a throwaway PostgreSQL database, 
 2. Without streams: ``pitch serve`` itself (gevent workers), the same play.
 3. With streams: on the same server the streams are opened (asyncio sockets in a child
    process, so that the players' threads never delay reading them), the workers' resident
-   memory read before and after; then the same play. For every action of the watched
+   memory read before and after (the first time); then the same play. Phases 2 and 3 take
+   turns in ``rounds`` rounds (each a share of the actions; the streams are opened again on
+   a fresh watched table each round), so that the machine's changing load falls on both. For every action of the watched
    table, the time from its 201 (read by the paced seat) to each subscriber reading the
    message of the action's last event, on the machine's monotonic clock. A message read
    before the 201 (the wake-up follows the commit while the answer is still being
@@ -81,7 +83,7 @@ def ms(values: tuple[float, ...] | list[float], share: float) -> float:
 
 def bench_stream(
     subscribers: int = 1000, players: int = 4, actions: int = 300, workers: int = 1, database: str = "sqlite",
-    pace: float = 0.25,
+    pace: float = 0.25, rounds: int = 3,
 ) -> StreamFigures:
     """Run the three phases (see the module's docstring) and return their figures."""
     from service.jobs.warm import warm_fast_simulator
@@ -91,20 +93,36 @@ def bench_stream(
     with _database_of(database) as (url, shown), tempfile.TemporaryDirectory(prefix="pitch-bench-stream-") as folder:
         env = server_env(url, 8)
         env["PITCH_CONNECTIONS"] = str(subscribers + 100)
+        # No recycling: a worker replaced after max_requests closes its streams, and these
+        # subscribers count deliveries on one connection each (an EventSource would resume).
+        env["PITCH_MAX_REQUESTS"] = "0"
         logs = Path(folder)
         gthread = [sys.executable, "-m", "lab.bench_serve", "pitch", "--worker-class", "gthread"]
         with _served(gthread, env, workers, logs / "gthread.log") as port:
             before, _ = _phase(port, players, actions, pace, "before", errors)
         with _served([str(Path(sys.executable).with_name("pitch")), "serve"], env, workers, logs / "gevent.log") as port:
-            without, _ = _phase(port, players, actions, pace, "without", errors)
-            watched = _create_games(port, 1, "watched")
-            memory_before = _worker_memory(port)
-            with Subscribers(port, watched, subscribers) as subs:
-                memory_after = _worker_memory(port)
-                with_players, paced = _phase(port, players, actions, pace, "with", errors, watched[0])
-                expected, delivery, early = subs.deliveries([paced])
-                opened = subs.opened
-            errors += subs.errors
+            without: list[Player] = []
+            with_players: list[Player] = []
+            delivery: list[float] = []
+            expected = early = 0
+            opened = subscribers
+            memory_before = memory_after = 0
+            for turn, share in enumerate(_shares(actions, rounds)):
+                # Rounds without and with the streams take turns, so that a change in the
+                # machine's load falls on both alike.
+                without += _phase(port, players, share, pace, f"without-{turn}", errors)[0]
+                watched = _create_games(port, 1, f"watched-{turn}")
+                if turn == 0:
+                    memory_before = _worker_memory(port)
+                with Subscribers(port, watched, subscribers) as subs:
+                    if turn == 0:
+                        memory_after = _worker_memory(port)
+                    played, paced = _phase(port, players, share, pace, f"with-{turn}", errors, watched[0])
+                    with_players += played
+                    made, times, read_early = subs.deliveries([paced])
+                    expected, early, opened = expected + made, early + read_early, min(opened, subs.opened)
+                    delivery += times
+                errors += subs.errors
     return StreamFigures(
         subscribers=subscribers, players=players, workers=workers, database=shown,
         before=_latencies(before), without=_latencies(without), with_streams=_latencies(with_players),
@@ -112,6 +130,12 @@ def bench_stream(
         memory_after=memory_after, opened=opened, pace=pace,
         errors=tuple(errors + [e for p in before + without + with_players for e in p.errors]),
     )
+
+
+def _shares(actions: int, rounds: int) -> list[int]:
+    """Split each player's ``actions`` of a phase over ``rounds`` (the first rounds take the remainder)."""
+    rounds = max(1, min(rounds, actions))
+    return [actions // rounds + (1 if turn < actions % rounds else 0) for turn in range(rounds)]
 
 
 def _latencies(players: list[Player]) -> tuple[float, ...]:

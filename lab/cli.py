@@ -133,18 +133,25 @@ def bench_hints(
 @click.option("--subscribers", default=1000, show_default=True, help="Live streams open at once.")
 @click.option("--players", default=4, show_default=True, help="Client threads playing other tables as fast as they go.")
 @click.option("--pace", default=0.25, show_default=True, help="Seconds between the watched table's actions.")
-@click.option("--actions", default=300, show_default=True, help="Actions each player takes in each phase.")
+@click.option("--actions", default=600, show_default=True, help="Actions each player takes in each phase.")
+@click.option("--rounds", default=3, show_default=True,
+              help="Rounds in which the phases without and with the streams take turns (each a share of the actions).")
 @click.option("--workers", default=1, show_default=True, help="gunicorn processes (pitch serve's default is 1).")
 @click.option("--database", default="sqlite", show_default=True,
               help="sqlite (a fresh embedded file), postgresql (a throwaway database on 127.0.0.1:5432), or a URL.")
-def bench_stream(subscribers: int, players: int, pace: float, actions: int, workers: int, database: str) -> None:
+def bench_stream(
+    subscribers: int, players: int, pace: float, actions: int, rounds: int, workers: int, database: str,
+) -> None:
     """Live streams: delivery from an action's 201 to each subscriber, memory per stream, action p99 with and without them."""
     from lab.bench_stream import bench_stream as run, ms
 
-    if min(subscribers, players, actions, workers) < 1:
-        raise click.UsageError("--subscribers, --players, --actions and --workers must be 1 or more")
-    click.echo(f"{subscribers:,} streams against pitch serve, {players} players x {actions} actions per phase ...")
-    figures = run(subscribers, players, actions, workers, database, pace)
+    if min(subscribers, players, actions, rounds, workers) < 1:
+        raise click.UsageError("--subscribers, --players, --actions, --rounds and --workers must be 1 or more")
+    click.echo(
+        f"{subscribers:,} streams against pitch serve, {players} players x {actions} actions per phase "
+        f"in {rounds} rounds ...",
+    )
+    figures = run(subscribers, players, actions, workers, database, pace, rounds)
     click.echo(describe())
     click.echo(f"server: pitch serve, {figures.workers} gunicorn worker(s), {figures.database}; heartbeat 15 s")
     click.echo(
