@@ -21,7 +21,7 @@ from service.store.tables import metadata
 from tests.dbs import postgres_database, sqlite_url
 
 STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings"}
-HEAD = "0004"
+HEAD = "0005"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
