@@ -44,7 +44,6 @@ inserts_table = sa.Table(
     sa.Column("idempotency_key", sa.Text(), nullable=True),
     sa.Column("hash", sa.Text(), nullable=False),
     sa.UniqueConstraint("game_id", "version", name="uq_bench_inserts_game_id_version"),
-    sqlite_autoincrement=True,
 )
 _INSERT = (
     "INSERT INTO bench_inserts (game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash)"

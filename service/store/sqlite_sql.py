@@ -143,11 +143,11 @@ def head_and_key(raw: sqlite3.Connection, game_id: str, key: str | None) -> tupl
 def insert_events(raw: sqlite3.Connection, batch: Batch, claim: tuple[str, str] | None) -> list[int]:
     """Insert the batch's rows in version order (and the key of ``claim``); return their positions.
 
-    Positions are not returned row by row (``RETURNING`` costs a third of the insert): the
-    table is ``AUTOINCREMENT``, so each row inserted takes a position above every one the
-    table has ever had, and the last one is SQLite's last inserted rowid. A batch of more
-    than one row reads its first row's position too: if the two are as far apart as the
-    rows (positions only grow), the rows took the positions between, one each.
+    Positions are not returned row by row (``RETURNING`` costs a third of the insert): each
+    row inserted takes the largest position in the table plus one (rows are never deleted:
+    migration 0006), and the last one is SQLite's last inserted rowid. A batch of more than
+    one row reads its first row's position too: if the two are as far apart as the rows
+    (positions only grow), the rows took the positions between, one each.
     """
     game_id, recorded_at, key = batch.game_id, batch.recorded_at, batch.key
     events, hashes = batch.events, batch.hashes

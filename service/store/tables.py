@@ -23,7 +23,7 @@ events_table = sa.Table(
     sa.Column("idempotency_key", sa.Text(), nullable=True),
     sa.Column("hash", sa.Text(), nullable=False),
     sa.UniqueConstraint("game_id", "version", name="uq_events_game_id_version"),
-    sqlite_autoincrement=True,
+    # SQLite: no AUTOINCREMENT since migration 0006 (rows are never deleted; it says why)
 )
 
 idempotency_keys_table = sa.Table(
