@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from domain.ai.fastsim.batch import play_deals, row_width
 from domain.ai.fastsim.dealer import deal_many
@@ -24,6 +25,7 @@ from domain.ai.knowledge import HIDDEN, STOCK, Knowledge
 from domain.state import GameState
 
 SUITS = "SHDC"  # the tables' suit order
+Bytes = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +37,8 @@ class Deals:
 
     unseen: tuple[str, ...]
     cards: Array  # the unseen cards' indices
-    pools: Array  # [deal, j]: the position in ``unseen`` of the j-th card in shuffled order (bytes)
-    holders: Array  # [deal, k]: the holder of unseen[k] (bytes)
+    pools: Bytes  # [deal, j]: the position in ``unseen`` of the j-th card in shuffled order
+    holders: Bytes  # [deal, k]: the holder of unseen[k]
     players: int
     seat: int  # the seat whose unseen cards these are
 
