@@ -34,6 +34,11 @@ _CANONICAL_CORE = None if _c_encoder is None else _c_encoder(
 )
 
 
+def canonical_core() -> Any:
+    """Return the C encoder ``canonical_json`` runs (called as ``core(obj, 0)``, its chunks joined), or None."""
+    return _CANONICAL_CORE
+
+
 def canonical_json(obj: Any) -> str:
     """Serialize `obj` as canonical JSON; raise ValueError or TypeError if it is not JSON."""
     if _CANONICAL_CORE is None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from service.hashing import canonical_json, chain_hash, row_hashes
+from service.hashing import canonical_core, canonical_json, chain_hash, row_hashes
 from service.ports.events import NewEvent, SeatRecord, StoredEvent, StoreError
 
 
@@ -72,7 +72,7 @@ def encode(events: Sequence[NewEvent]) -> tuple[Encoded, ...]:
     if not events:
         raise ValueError("at least one event is needed")
     encoded = []
-    scan = _scan
+    scan, core, join = _scan, canonical_core(), "".join
     for index, event in enumerate(events):
         type_, schema_version, data = event.type, event.schema_version, event.data
         if not type_:
@@ -80,9 +80,11 @@ def encode(events: Sequence[NewEvent]) -> tuple[Encoded, ...]:
         if schema_version < 1:
             raise ValueError(f"event {index} ({type_}) has schema version {schema_version}, not 1 or more")
         try:
-            data_json = canonical_json(data if type(data) is dict else dict(data))
-            data_json.encode("utf-8")  # refuse lone surrogates before they reach the database
-        except (TypeError, ValueError) as error:
+            data = data if type(data) is dict else dict(data)
+            data_json = join(core(data, 0)) if core is not None else canonical_json(data)
+            if not data_json.isascii():
+                data_json.encode("utf-8")  # refuse lone surrogates before they reach the database
+        except (TypeError, ValueError, RecursionError) as error:
             raise ValueError(f"event {index} ({type_}) has data that is not JSON: {error}") from error
         # Canonical JSON is one value and nothing around it: the scanner reads all of it.
         encoded.append(new_tuple(Encoded, (type_, schema_version, scan(data_json, 0)[0], data_json)))

@@ -74,7 +74,7 @@ class PostgresRecorder(TableRecords, Recorder):
         # Three round trips: BEGIN with the head and the key, the insert, COMMIT.
         with unavailable_as_store_error():
             return postgres_sql.write(self._engine, lambda raw: self._append(
-                raw, game_id, expected_version, encoded, claim, jobs, concealment,
+                raw, game_id, expected_version, encoded, claim, jobs, concealment, self._known.get(game_id),
             ))
 
     def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:

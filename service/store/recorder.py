@@ -146,7 +146,8 @@ class Recorder(ABC):
                 result = self._append_in_transaction(game_id, expected_version, encoded, claim, jobs, concealment)
             else:
                 with self._transaction() as conn:
-                    result = self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment)
+                    result = self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment,
+                                          self._known.get(game_id))
                     if not result.replayed:
                         within(conn, result.events[0].recorded_at)
         except self.RACE_ERRORS as error:
@@ -251,9 +252,11 @@ class Recorder(ABC):
     def _append(
         self, conn: Any, game_id: str, expected_version: int, encoded: Sequence[Encoded],
         claim: tuple[str, str] | None, jobs: Sequence[JobRequest], concealment: Concealment | None,
+        known: tuple[int, str, Concealment | None] | None,
     ) -> AppendResult:
         """Append in the open transaction of ``conn`` (SQLAlchemy's, or the driver's on a raw path).
 
+        ``known`` is what ``_known`` held for the game when the caller looked (None: nothing).
         When this process stored the game's version ``expected_version`` itself, its hash is
         known and the head is not read: the insert of the next version fails on the unique
         index if anyone has stored it since, and the key's row fails on its primary key if the
@@ -262,7 +265,6 @@ class Recorder(ABC):
         kept one this process wrote: it is left as it is when the change hides the same.
         """
         key = None if claim is None else claim[0]
-        known = self._known.get(game_id)
         read = known is None or known[0] != expected_version
         if not read:
             previous_hash, kept = known[1], known[2]  # type: ignore[index]
@@ -293,7 +295,8 @@ class Recorder(ABC):
     ) -> AppendResult:
         """Run ``_append`` in a writing transaction of its own."""
         with self._transaction() as conn:
-            return self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment)
+            return self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment,
+                                self._known.get(game_id))
 
     def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
         """Return the result first stored under ``key``, read in the append's transaction."""

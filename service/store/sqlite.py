@@ -51,10 +51,17 @@ class SQLiteRecorder(TableRecords, Recorder):
         self, game_id: str, expected_version: int, encoded: Sequence[Encoded], claim: tuple[str, str] | None,
         jobs: Sequence[JobRequest], concealment: Concealment | None,
     ) -> AppendResult:
+        known = self._known.get(game_id)
+        # One event after the version this process stored, with no key or job and the game's
+        # head row left as it is: its insert is the append's one statement, a transaction by itself.
+        alone = (
+            len(encoded) == 1 and claim is None and not jobs and known is not None and known[0] == expected_version
+            and concealment is not None and concealment == known[2]
+        )
         with unavailable_as_store_error():
             return sqlite_sql.write(self._lender, lambda raw: self._append(
-                raw, game_id, expected_version, encoded, claim, jobs, concealment,
-            ))
+                raw, game_id, expected_version, encoded, claim, jobs, concealment, known,
+            ), alone)
 
     def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         return head_and_used(*sqlite_sql.head_and_key(sqlite_sql.driver(conn), game_id, key), key)

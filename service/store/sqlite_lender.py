@@ -43,6 +43,11 @@ class Lender:
         event.listen(engine, "engine_disposed", self._dispose)
         _LENDERS.add(self)
 
+    @property
+    def engine(self) -> Engine:
+        """Return the engine whose connections these are."""
+        return self._engine
+
     def take(self) -> tuple[sqlite3.Connection, Any]:
         """Return an idle connection (or a new one), and the token to give it back with."""
         if not self._keep:  # the pool's own connection, given back to it

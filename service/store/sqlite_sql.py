@@ -105,15 +105,21 @@ def pooled(lender: Lender) -> Iterator[sqlite3.Connection]:
         lender.give(raw, token)
 
 
-def write(lender: Lender, work: Callable[[sqlite3.Connection], T]) -> T:
+def write(lender: Lender, work: Callable[[sqlite3.Connection], T], alone: bool = False) -> T:
     """Return ``work(connection)`` run in a writing transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``)
     on one of the recorder's connections.
 
     It is rolled back when ``work`` (or the commit) raises; a connection whose rollback fails
-    is closed rather than lent again in the middle of a transaction.
+    is closed rather than lent again in the middle of a transaction. With ``alone``, ``work``
+    runs one writing statement, which SQLite runs as a transaction of its own (taking the
+    write lock, committing, or rolling it all back): there is no ``BEGIN`` or ``COMMIT`` to send.
     """
     raw, token = lender.take()
     try:
+        if alone:
+            done = work(raw)
+            lender.give(raw, token)
+            return done
         raw.execute("BEGIN IMMEDIATE")
         done = work(raw)
         raw.execute("COMMIT")

@@ -93,6 +93,24 @@ def test_another_processs_change_writes_its_head_and_a_change_without_one_unkeep
     assert store.heads([game_id]) == {game_id: GameHead(6, IN_PLAY)}
 
 
+def test_one_event_appended_on_a_known_head_is_one_statement_and_still_loses_a_race(
+    store: Recorder, engine: Engine,
+) -> None:
+    """On SQLite such an append is its insert alone, a transaction by itself (service/store/sqlite.py)."""
+    game_id = new_game(store)
+    other = open_event_store(engine)
+    other.append(game_id, 2, [bid(2)], concealment=IN_PLAY)
+    with pytest.raises(ConcurrencyError):
+        store.append(game_id, 2, [bid(3)], concealment=IN_PLAY)  # it knows version 2, which is no longer the last
+    store.append(game_id, 3, [bid(3)], concealment=IN_PLAY)
+    stored = store.append(game_id, 4, [bid(4)], concealment=IN_PLAY)  # known, same head: the insert alone
+    assert stored.events[0].version == 5 and store.verify_chain(game_id) is None
+    assert store.heads([game_id]) == {game_id: GameHead(5, IN_PLAY)}
+    with pytest.raises(ConcurrencyError):
+        other.append(game_id, 3, [bid(5)], concealment=IN_PLAY)
+    assert [e.version for e in store.read(game_id)] == [1, 2, 3, 4, 5]
+
+
 def test_a_head_learnt_from_a_replay_counts_at_its_version_only_and_never_replaces_a_kept_one(
     store: Recorder, engine: Engine,
 ) -> None:
