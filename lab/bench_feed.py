@@ -26,6 +26,7 @@ Each figure comes with the machine and its load (lab/machine.py).
 
 from __future__ import annotations
 
+import gc
 import random
 import secrets
 import tempfile
@@ -169,7 +170,8 @@ def build(
         built.events += len(batch)
     with engine.begin() as conn:
         conn.execute(
-            sa.text("INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since) VALUES (:g, :v, :d, :s)"),
+            sa.text("INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since, kept)"
+                    " VALUES (:g, :v, :d, :s, true)"),
             [{"g": g, "v": v, "d": c.deal, "s": c.since} for g, (v, c) in heads.items()],
         )
     built.games = len(heads)
@@ -230,7 +232,13 @@ def _timed_pages(pages: int, read: Any, rng: random.Random) -> list[float]:
 
 
 def measure(store: Recorder, built: Built, pages: int, replayed_pages: int, seed: str = "bench-feed") -> FeedFigures:
-    """Time cold pages and catch-ups on a built store."""
+    """Time cold pages and catch-ups on a built store.
+
+    What the process holds by then is frozen for the garbage collector, as an API worker's
+    is once it has started (service/gunicorn_hooks.py ``post_worker_init``).
+    """
+    gc.collect()
+    gc.freeze()
     rng = random.Random(seed)
     replaying: Any = Replaying(store)
     long_versions = {g: store.version(g) for g in built.long_games}

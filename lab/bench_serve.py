@@ -44,7 +44,6 @@ inserts_table = sa.Table(
     sa.Column("idempotency_key", sa.Text(), nullable=True),
     sa.Column("hash", sa.Text(), nullable=False),
     sa.UniqueConstraint("game_id", "version", name="uq_bench_inserts_game_id_version"),
-    sqlite_autoincrement=True,
 )
 _INSERT = (
     "INSERT INTO bench_inserts (game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash)"
@@ -85,9 +84,11 @@ def create_insert_app(url: str, pool_size: int) -> Flask:
     from service.store import postgres_sql, sqlite_sql
     from service.store.db import make_engine
     from service.store.encoding import stamp, utc_now
+    from service.store.sqlite_lender import Lender
 
     app = Flask("pitch-bench-insert")
     engine = make_engine(url, pool_size)
+    lender = Lender(engine)
     postgres = engine.dialect.name == "postgresql"
     statement = _INSERT.format(marks=", ".join(["%s" if postgres else "?"] * 8))
 
@@ -96,7 +97,7 @@ def create_insert_app(url: str, pool_size: int) -> Flask:
             with engine.connect() as conn, conn.begin():
                 found = postgres_sql.driver(conn).execute(statement, row, prepare=True).fetchone()
         else:
-            found = sqlite_sql.write(engine, lambda raw: raw.execute(statement, row).fetchone())
+            found = sqlite_sql.write(lender, lambda raw: raw.execute(statement, row).fetchone())
         assert found is not None
         return int(found[0])
 

@@ -13,7 +13,9 @@ Three operations, each timed one call at a time:
 Payloads are the events of a recorded game (lab/simulate.py), cycled; theirs are the
 same JSON, encoded by ``json.dumps`` in the timed call as ours are made canonical in
 it. Each backend's databases are fresh: a SQLite file each (WAL, the library's and our
-own defaults), or one throwaway PostgreSQL database holding both (dropped after). The two
+own defaults; the run prints both stores' journal and synchronous settings, so that their
+commits are seen to wait for the same fsync), or one throwaway PostgreSQL database holding
+both (dropped after). The two
 stores' calls take turns, one of each at a time (the first alternating), through rounds of
 every operation, so that a stall of the machine's other work (a disk busy with another's
 commits) falls on both alike.
@@ -78,6 +80,7 @@ class BackendFigures:
     backend: str
     ours: Side
     theirs: Side
+    durability: str = ""  # each store's journal and fsync settings, as its connections report them
 
     def ratio(self, operation: str) -> float:
         """Return ours / theirs in calls per second for ``operation``."""
@@ -189,6 +192,24 @@ class Theirs:
             yield call
 
 
+def _durability(ours: Ours, theirs: Theirs) -> str:
+    """Return both SQLite stores' journal mode and synchronous setting, as their own connections report them.
+
+    The two commit with the same durability, or the comparison says nothing: both run
+    SQLite's defaults in WAL mode (synchronous=FULL, 2: each commit waits for the log's fsync).
+    """
+    pragmas = ("journal_mode", "synchronous")
+    with ours.store._engine.connect() as conn:  # noqa: SLF001 - the bench reads the store's own settings
+        mine = [conn.exec_driver_sql(f"PRAGMA {p}").scalar() for p in pragmas]
+    with theirs.recorder.datastore.transaction(commit=False) as cursor:
+        other = []
+        for pragma in pragmas:
+            cursor.execute(f"PRAGMA {pragma}")
+            other.append(cursor.fetchone()[0])
+    return (f"ours journal_mode={mine[0]} synchronous={mine[1]};"
+            f" pyeventsourcing journal_mode={other[0]} synchronous={other[1]}")
+
+
 def _check(condition: bool) -> None:
     if not condition:
         raise RuntimeError("a read did not return the events written")
@@ -287,10 +308,11 @@ def bench_store(
     for backend in backends:
         pair = sqlite_pair(events) if backend == "sqlite" else postgres_pair(events, server)
         with pair as (ours, theirs):
+            durability = _durability(ours, theirs) if backend == "sqlite" else ""
             # One untimed round first: connections, prepared statements and caches are warm.
             run_rounds(ours, theirs, 1, max(1, appends // 10), max(1, batches // 10), max(1, reads // 10))
             mine, other = run_rounds(ours, theirs, rounds, appends, batches, reads)
-        figures.append(BackendFigures(backend, mine, other))
+        figures.append(BackendFigures(backend, mine, other, durability))
     return figures
 
 
@@ -298,6 +320,8 @@ def report(figures: list[BackendFigures]) -> list[str]:
     """Return the lines that describe a run."""
     lines = []
     for backend in figures:
+        if backend.durability:
+            lines.append(f"{backend.backend:<10} durability: {backend.durability}")
         for op in OPERATIONS:
             per_call = BATCH if op != "append" else 1
             for name, side in (("ours", backend.ours), ("pyeventsourcing", backend.theirs)):

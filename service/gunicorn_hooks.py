@@ -20,6 +20,11 @@ of the live streams when a worker stops.
   while another idles. As nginx's ``keepalive_requests`` does, the hundredth request on a
   connection is answered with ``Connection: close``; the client connects again, and the
   new connection goes to whichever worker accepts it first.
+- Once a worker has built its app (``post_worker_init``), everything it holds so far (the
+  modules, the compiled kernels, the app and its services: a hundred thousand objects and
+  more) is moved out of the garbage collector's sight (``gc.freeze``): each full collection
+  scanned all of it again, and the dictionaries of a page of the feed set one off every few
+  pages (half of a catch-up's CPU was the collector's; lab/bench_feed.py).
 - A live stream never ends by itself while its game goes on, so a worker told to stop
   would wait out its whole graceful timeout for them. ``post_worker_init`` starts a watch
   that ends the worker's streams as soon as it is told to stop: their clients reconnect
@@ -29,6 +34,7 @@ of the live streams when a worker stops.
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
@@ -105,7 +111,9 @@ def child_exit(_server: Any, worker: Any) -> None:
 
 
 def post_worker_init(worker: Any) -> None:
-    """Watch the worker, and end its live streams once it is told to stop (gunicorn's hook)."""
+    """Freeze what the worker has built for the garbage collector; watch the worker, and end its live streams
+    once it is told to stop (gunicorn's hook)."""
+    gc.freeze()
     hub = getattr(worker.wsgi, "extensions", {}).get("pitch_streams")
     if hub is None:
         return

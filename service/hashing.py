@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import json.encoder
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 GENESIS_HASH: Final = "0" * 64
@@ -25,9 +25,28 @@ _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_asci
 _text = json.encoder.encode_basestring
 
 
+# That encoder's C core, made once: JSONEncoder.encode builds it anew on every call. No
+# circularity markers (a shared dict of them is left dirty by a failed call): a value
+# holding itself raises RecursionError, which ``canonical_json`` reports as ValueError.
+_c_encoder = getattr(json.encoder, "c_make_encoder", None)
+_CANONICAL_CORE = None if _c_encoder is None else _c_encoder(
+    None, _CANONICAL.default, _text, None, ":", ",", True, False, False,
+)
+
+
+def canonical_core() -> Any:
+    """Return the C encoder ``canonical_json`` runs (called as ``core(obj, 0)``, its chunks joined), or None."""
+    return _CANONICAL_CORE
+
+
 def canonical_json(obj: Any) -> str:
     """Serialize `obj` as canonical JSON; raise ValueError or TypeError if it is not JSON."""
-    return _CANONICAL.encode(obj)
+    if _CANONICAL_CORE is None:
+        return _CANONICAL.encode(obj)
+    try:
+        return "".join(_CANONICAL_CORE(obj, 0))
+    except RecursionError as error:
+        raise ValueError(f"a value holds itself, or nests too deeply for JSON: {error}") from error
 
 
 def chain_hash(previous_hash: str, row: Mapping[str, Any]) -> str:
@@ -44,9 +63,23 @@ def row_hash(
     The row's canonical JSON is put together around ``data_json`` (the keys in sorted
     order) instead of serializing the data a second time: the same text, so the same hash.
     """
-    content = (
-        '{"data":' + data_json + ',"game_id":' + _text(game_id) + ',"recorded_at":' + _text(recorded_at)
-        + ',"schema_version":' + str(int(schema_version)) + ',"type":' + _text(type_)
-        + ',"version":' + str(int(version)) + "}"
-    )
-    return hashlib.sha256((previous_hash + content).encode("utf-8")).hexdigest()
+    return row_hashes(previous_hash, game_id, version - 1, [(type_, schema_version, data_json)], recorded_at)[0]
+
+
+def row_hashes(
+    previous_hash: str, game_id: str, after_version: int, events: Sequence[tuple[str, int, str]], recorded_at: str,
+) -> list[str]:
+    """Return the chain hashes of one game's rows (type, schema version, canonical JSON data) after
+    ``after_version``, stamped ``recorded_at``, the first chained to ``previous_hash``: ``row_hash`` of each."""
+    # The keys in sorted order: data, game_id, recorded_at, schema_version, type, version.
+    middle = ',"game_id":' + _text(game_id) + ',"recorded_at":' + _text(recorded_at) + ',"schema_version":'
+    sha256 = hashlib.sha256
+    hashes = []
+    for version, (type_, schema_version, data_json) in enumerate(events, start=after_version + 1):
+        content = (
+            f'{previous_hash}{{"data":{data_json}{middle}{int(schema_version)},"type":{_text(type_)},'
+            f'"version":{int(version)}}}'
+        )
+        previous_hash = sha256(content.encode("utf-8")).hexdigest()
+        hashes.append(previous_hash)
+    return hashes

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from domain.views import Concealment
 from service.ports.jobs import JobRequest
@@ -36,9 +36,12 @@ class NewEvent:
     schema_version: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class StoredEvent:
-    """An event as stored: where it sits in its game and the log, when, and its hash."""
+class StoredEvent(NamedTuple):
+    """An event as stored: where it sits in its game and the log, when, and its hash.
+
+    A named tuple, not a frozen dataclass: one is made for every event stored or read
+    (a page of the feed makes a thousand), and a tuple is made in a tenth of the time.
+    """
 
     game_id: str
     version: int

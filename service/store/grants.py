@@ -10,7 +10,7 @@ that may only read and append history:
 | invites | SELECT, INSERT | an open seat's invite, hashed, written once with its game |
 | jobs | SELECT, INSERT, UPDATE | a job's row moves through its states |
 | listings | SELECT, INSERT, UPDATE, DELETE | the waiting tables' list, a projection kept in step with them |
-| game_heads | SELECT, INSERT, UPDATE | what each game's events hide now, rewritten as it moves on |
+| game_heads | SELECT, INSERT, UPDATE | what each game's events hide now, rewritten when that changes |
 | alembic_version | SELECT | readiness and diagnostics may read the schema's revision |
 | sequence events_position_seq | USAGE, SELECT | positions; readers of the global feed read its last value |
 

@@ -36,7 +36,7 @@ from domain.views import Concealment
 from service.ports.events import AppendResult, GameHead, StoredEvent
 from service.ports.jobs import JobRequest
 from service.store import postgres_sql
-from service.store.encoding import Encoded, UsedKey, stored_batch, stored_event
+from service.store.encoding import Batch, Encoded, UsedKey, stored_event
 from service.store.job_rows import new_rows
 from service.store.recorder import Recorder, check_same_request, head_and_used, head_of
 from service.store.seat_claims import TableRecords
@@ -52,6 +52,7 @@ _ANNOUNCE_POSITIONS = (
 )
 _NO_BOUND = 2**63 - 1  # the largest bigint: every position
 _HEAD_AND_KEY = postgres_sql.HEAD_AND_KEY.format(announce=_ANNOUNCE_POSITIONS)
+_ANNOUNCE = f"SELECT {_ANNOUNCE_POSITIONS}"
 _LAST_POSITION = "SELECT coalesce(pg_sequence_last_value(CAST(%s AS regclass)), 0)"
 _LOWEST_ANNOUNCED = (
     "SELECT min(((l.classid::bigint << 32) | l.objid::bigint) - (CAST(%s AS bigint) << 40))"
@@ -73,7 +74,7 @@ class PostgresRecorder(TableRecords, Recorder):
         # Three round trips: BEGIN with the head and the key, the insert, COMMIT.
         with unavailable_as_store_error():
             return postgres_sql.write(self._engine, lambda raw: self._append(
-                raw, game_id, expected_version, encoded, claim, jobs, concealment,
+                raw, game_id, expected_version, encoded, claim, jobs, concealment, self._known.get(game_id),
             ))
 
     def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
@@ -94,13 +95,19 @@ class PostgresRecorder(TableRecords, Recorder):
         return head_and_used(*postgres_sql.head_and_key(raw, _HEAD_AND_KEY, game_id, key), key)
 
     def _insert(
-        self, conn: Any, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
-        claim: tuple[str, str] | None, concealment: Concealment | None,
+        self, conn: Any, batch: Batch, claim: tuple[str, str] | None, concealment: Concealment | None,
+        write_head: bool, announced: bool,
     ) -> tuple[StoredEvent, ...]:
-        # The events, the key and the game's head in one statement.
-        head = None if concealment is None else (concealment.deal, concealment.since)
-        positions = postgres_sql.insert_events(postgres_sql.driver(conn), rows, now, claim, head)
-        return stored_batch(game_id, rows, encoded, positions)
+        # The events, the key and the game's head in one statement; unless the head's read took
+        # the position lock, the lock's statement goes first, in the same round trip.
+        head = postgres_sql.LEAVE_HEAD
+        hidden: tuple[int | None, int] = (None, 0)
+        if write_head and concealment is None:
+            head = postgres_sql.UNKEEP_HEAD
+        elif write_head and concealment is not None:
+            head, hidden = postgres_sql.WRITE_HEAD, (concealment.deal, concealment.since)
+        announce = None if announced else _ANNOUNCE
+        return batch.stored(postgres_sql.insert_events(postgres_sql.driver(conn), batch, claim, head, hidden, announce))
 
     def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
         with self._autocommit() as raw:
@@ -120,7 +127,7 @@ class PostgresRecorder(TableRecords, Recorder):
         return [stored_event(*row) for row in rows]
 
     def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
-        """Return the head of each of these games whose row in ``game_heads`` is at its last version."""
+        """Return the head of each of these games whose row in ``game_heads`` counts (kept, or at its last version)."""
         if not game_ids:
             return {}
         with self._autocommit() as raw:
@@ -129,7 +136,7 @@ class PostgresRecorder(TableRecords, Recorder):
 
     def _announce_positions(self, conn: Connection) -> None:
         """Hold, until this transaction ends, a lock keyed below every position it will take."""
-        conn.execute(sa.text(f"SELECT {_ANNOUNCE_POSITIONS}"))
+        conn.execute(sa.text(_ANNOUNCE))
 
     def _committed_bound(self, conn: Any) -> int | None:
         # The sequence is read before the locks (the order the proof needs).

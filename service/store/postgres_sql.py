@@ -27,6 +27,8 @@ from sqlalchemy import Engine
 
 import psycopg
 
+from service.store.encoding import Batch
+
 IntegrityError = psycopg.IntegrityError
 
 T = TypeVar("T")
@@ -59,19 +61,23 @@ _KEY_ROW = (
     " used AS (INSERT INTO idempotency_keys (game_id, key, fingerprint, first_version, last_version, created_at)"
     " VALUES (%(game_id)s, %(key)s, %(fingerprint)s, %(first)s, %(last)s, %(now)s))"
 )
+# The change's head row, kept (service/store/recorder.py); never moved back to an earlier version.
 _HEAD_ROW = (
-    " head AS (INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since)"
-    " VALUES (%(game_id)s, %(last)s, %(deal)s, %(since)s)"
+    " head AS (INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since, kept)"
+    " VALUES (%(game_id)s, %(last)s, %(deal)s, %(since)s, true)"
     " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
-    " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version)"
+    " hidden_since = excluded.hidden_since, kept = true WHERE game_heads.version < excluded.version)"
 )
+_UNKEPT_HEAD = " head AS (UPDATE game_heads SET kept = false WHERE game_id = %(game_id)s AND kept)"
+
+WRITE_HEAD, UNKEEP_HEAD, LEAVE_HEAD = "write", "unkeep", "leave"
 
 
 @functools.cache
-def insert_statement(with_key: bool, with_head: bool) -> str:
-    """Return the statement inserting a batch's events, then the key's row when ``with_key`` and the
-    game's head when ``with_head``."""
-    more = ("," + _KEY_ROW if with_key else "") + ("," + _HEAD_ROW if with_head else "")
+def insert_statement(with_key: bool, head: str) -> str:
+    """Return the statement inserting a batch's events, then the key's row when ``with_key``, and
+    the game's head row as ``head`` says: written (``WRITE_HEAD``), no longer kept, or left."""
+    more = ("," + _KEY_ROW if with_key else "") + {WRITE_HEAD: "," + _HEAD_ROW, UNKEEP_HEAD: "," + _UNKEPT_HEAD}.get(head, "")
     return f"WITH {_NEW_ROWS}{more} SELECT version, position FROM new"
 
 
@@ -95,10 +101,12 @@ SELECT_ALL = (
     "SELECT position, game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash"
     " FROM events WHERE position > %s AND position <= %s ORDER BY position LIMIT %s"
 )
+# A kept row counts at the game's last version, another only at its own.
 SELECT_HEADS = (
-    "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
-    " WHERE g.game_id = ANY(%s)"
-    " AND g.version = (SELECT e.version FROM events AS e WHERE e.game_id = g.game_id ORDER BY e.version DESC LIMIT 1)"
+    "SELECT g.game_id, l.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
+    " CROSS JOIN LATERAL (SELECT e.version FROM events AS e WHERE e.game_id = g.game_id"
+    " ORDER BY e.version DESC LIMIT 1) AS l"
+    " WHERE g.game_id = ANY(%s) AND (g.kept OR g.version = l.version)"
 )
 
 
@@ -143,7 +151,7 @@ def select_all(raw: psycopg.Connection[Any], after: int, bound: int, limit: int)
 
 
 def select_heads(raw: psycopg.Connection[Any], game_ids: Sequence[str]) -> list[tuple[Any, ...]]:
-    """Return (game_id, version, hidden_deal, hidden_since) of each game whose head row is at its last version."""
+    """Return (game_id, last version, hidden_deal, hidden_since) of each game whose head row counts."""
     return raw.execute(SELECT_HEADS, (list(game_ids),), prepare=True).fetchall()
 
 
@@ -197,20 +205,31 @@ def head_and_key(
 
 
 def insert_events(
-    raw: psycopg.Connection[Any], rows: Sequence[dict[str, Any]], recorded_at: str, claim: tuple[str, str] | None,
-    head: tuple[int | None, int] | None = None,
-) -> dict[int, int]:
-    """Insert the rows of one game's batch (the key of ``claim`` and the game's ``head``, (hidden deal,
-    since), when given); return each version's position."""
+    raw: psycopg.Connection[Any], batch: Batch, claim: tuple[str, str] | None, head: str = LEAVE_HEAD,
+    hidden: tuple[int | None, int] = (None, 0), announce: str | None = None,
+) -> list[int]:
+    """Insert the rows of one game's batch (and the key of ``claim``), and write the game's head row as
+    ``head`` says (written: ``hidden``, (hidden deal, since)); return their positions in version order.
+
+    With ``announce``, that statement runs first, in the same round trip (with the BEGIN
+    that opens the transaction, when the insert is its first statement).
+    """
+    events = batch.events
     params: dict[str, Any] = {
-        "game_id": rows[0]["game_id"], "now": recorded_at, "key": rows[0]["idempotency_key"],
-        "versions": [r["version"] for r in rows], "types": [r["type"] for r in rows],
-        "schema_versions": [r["schema_version"] for r in rows], "data": [r["data"] for r in rows],
-        "hashes": [r["hash"] for r in rows], "first": rows[0]["version"], "last": rows[-1]["version"],
+        "game_id": batch.game_id, "now": batch.recorded_at, "key": batch.key,
+        "versions": list(range(batch.first, batch.last + 1)), "types": [e.type for e in events],
+        "schema_versions": [e.schema_version for e in events], "data": [e.data_json for e in events],
+        "hashes": batch.hashes, "first": batch.first, "last": batch.last,
     }
     if claim is not None:
         params.update(key=claim[0], fingerprint=claim[1])
-    if head is not None:
-        params.update(deal=head[0], since=head[1])
-    statement = insert_statement(claim is not None, head is not None)
-    return {int(version): int(position) for version, position in raw.execute(statement, params, prepare=True)}
+    if head == WRITE_HEAD:
+        params.update(deal=hidden[0], since=hidden[1])
+    statement = insert_statement(claim is not None, head)
+    if announce is None:
+        positions = dict(raw.execute(statement, params, prepare=True).fetchall())
+    else:
+        with raw.pipeline():
+            raw.execute(announce, prepare=True)
+            positions = dict(raw.execute(statement, params, prepare=True).fetchall())
+    return [int(positions[version]) for version in range(batch.first, batch.last + 1)]

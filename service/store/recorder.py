@@ -21,10 +21,13 @@ positions are safe to serve) and the games' heads. This class holds the rest:
 - `read_all` (each backend's own) reads every game's events by global position and never
   skips one that commits late.
 - Each change stores, in its transaction, what the game's events hide as of its last
-  version (a ``Concealment``, domain/views.py) in the game's row of ``game_heads``;
-  `heads` (each backend's own) answers only where that row is at the game's last
-  version, so a change stored without one (or a game stored before the table) is never
-  hidden by a stale row.
+  version (a ``Concealment``, domain/views.py) in the game's row of ``game_heads``, marked
+  ``kept``; a change that hides what the row says already leaves it as it is (when this
+  process wrote the row: see ``_append``), and a change stored without a concealment
+  marks it not kept. So a kept row is true at the game's last version, whatever its own. A row
+  remembered from a replay (``remember_head``) is not kept, and counts only at its own
+  version. `heads` (each backend's own) answers where a row counts, so a change stored
+  without a concealment (or a game stored before the table) is never hidden by a stale row.
 - ``within`` runs the caller's statements in the transaction that stores the events (a
   table's invites, claims and listing: service/store/seat_claims.py), so they commit with
   the events or not at all; such a write takes SQLAlchemy's path, the rest the backend's
@@ -58,7 +61,8 @@ from service.ports.events import (
 from service.ports.jobs import JobRequest
 from service.store.db import deferred_begin
 from service.store.encoding import (
-    Encoded, UsedKey, chained_rows, check_seats, contiguous, encode, fingerprint, row_verifies, stamp, utc_now,
+    Batch, Encoded, UsedKey, chained_batch, check_seats, contiguous, encode, fingerprint, row_verifies, stamp,
+    stamp_now, utc_now,
 )
 from service.store.job_rows import insert_jobs
 from service.store.translate import unavailable_as_store_error
@@ -66,6 +70,9 @@ from service.store.tables import events_table, game_secrets_table, idempotency_k
 
 Within = Callable[[Connection, str], None]
 """Statements to run in a write's transaction once its events are stored, given the transaction's stamp."""
+
+KNOWN_HEADS = 10_000
+"""How many games' last stored version and hash a recorder keeps (service/store/recorder.py ``_known``)."""
 
 
 class Recorder(ABC):
@@ -77,6 +84,12 @@ class Recorder(ABC):
     def __init__(self, engine: Engine, clock: Callable[[], datetime] | None = None) -> None:
         self._engine = engine
         self._clock = clock or utc_now
+        # The last version and hash this process stored for a game, by game id, and the
+        # concealment the game's kept head row holds (None: no kept row). Rows are never
+        # changed or deleted, so the pair is still true of the log; an append after that
+        # version inserts without reading the head first, and if anyone stored that version
+        # since, the unique (game_id, version) index refuses the insert, as it refuses a racer.
+        self._known: dict[str, tuple[int, str, Concealment | None]] = {}
 
     def create_game(
         self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
@@ -91,8 +104,8 @@ class Recorder(ABC):
                 if _head(conn, game_id)[0] != 0 or _secret(conn, game_id) is not None:
                     raise GameExistsError(f"game {game_id!r} already exists")
                 self._announce_positions(conn)
-                rows = chained_rows(game_id, 0, GENESIS_HASH, encoded, now, None)
-                stored = self._insert(conn, game_id, rows, encoded, now, None, concealment)
+                stored = self._insert(conn, chained_batch(game_id, 0, GENESIS_HASH, encoded, now, None), None,
+                                      concealment, True, announced=True)
                 if seats:
                     conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
                 conn.execute(sa.insert(game_secrets_table).values(game_id=game_id, secret=secret, created_at=now))
@@ -101,6 +114,7 @@ class Recorder(ABC):
                     within(conn, now)
         except IntegrityError as error:  # another create_game with this id committed first
             raise GameExistsError(f"game {game_id!r} already exists") from error
+        self._know(stored[-1], concealment)
         return AppendResult(stored, replayed=False, jobs=job_ids)
 
     def append(
@@ -129,15 +143,17 @@ class Recorder(ABC):
         claim = None if idempotency_key is None else (idempotency_key, fingerprint or _fingerprint_of(encoded))
         try:
             if within is None:
-                return self._append_in_transaction(game_id, expected_version, encoded, claim, jobs, concealment)
-            with self._transaction() as conn:
-                result = self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment)
-                if not result.replayed:
-                    within(conn, result.events[0].recorded_at)
-                return result
+                result = self._append_in_transaction(game_id, expected_version, encoded, claim, jobs, concealment)
+            else:
+                with self._transaction() as conn:
+                    result = self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment,
+                                          self._known.get(game_id))
+                    if not result.replayed:
+                        within(conn, result.events[0].recorded_at)
         except self.RACE_ERRORS as error:
             # A concurrent writer committed this version (or this key) first, and this
             # transaction is void. Look again.
+            self._known.pop(game_id, None)
             with self._transaction(read_only=True) as conn:
                 replay = None if claim is None else _replay(conn, game_id, *claim)
                 if replay is not None:
@@ -147,6 +163,9 @@ class Recorder(ABC):
                 raise ConcurrencyError(game_id, expected_version, current) from error
             # Nobody moved the game: the database refused a row of this batch itself.
             raise StoreError(f"game {game_id!r}: the batch could not be stored: {error}") from error
+        if not result.replayed:
+            self._know(result.events[-1], concealment)
+        return result
 
     def replayed(self, game_id: str, idempotency_key: str, fingerprint: str) -> AppendResult | None:
         """Return the result first stored under `idempotency_key` (replayed), None if the key is unused.
@@ -180,7 +199,9 @@ class Recorder(ABC):
         """Return the head of each of these games whose row in ``game_heads`` is at its last version."""
 
     def remember_head(self, game_id: str, head: GameHead) -> None:
-        """Keep ``head`` in the game's row unless the row holds a later version (a game replayed to learn it)."""
+        """Keep ``head`` in the game's row (not kept) unless the row is kept or holds a later version (a game
+        replayed to learn it)."""
+        self._known.pop(game_id, None)  # this process's next change of the game writes its row again
         with self._transaction() as conn:
             conn.execute(_UPSERT_HEAD, head_params(game_id, head.version, head.concealment))
 
@@ -231,17 +252,40 @@ class Recorder(ABC):
     def _append(
         self, conn: Any, game_id: str, expected_version: int, encoded: Sequence[Encoded],
         claim: tuple[str, str] | None, jobs: Sequence[JobRequest], concealment: Concealment | None,
+        known: tuple[int, str, Concealment | None] | None,
     ) -> AppendResult:
-        """Append in the open transaction of ``conn`` (SQLAlchemy's, or the driver's on a raw path)."""
-        current, previous_hash, used = self._head_and_key(conn, game_id, None if claim is None else claim[0])
-        if claim is not None and used is not None:
-            return self._replay_of(conn, game_id, claim[0], claim[1], used)
-        if current != expected_version:
-            raise ConcurrencyError(game_id, expected_version, current)
+        """Append in the open transaction of ``conn`` (SQLAlchemy's, or the driver's on a raw path).
+
+        ``known`` is what ``_known`` held for the game when the caller looked (None: nothing).
+        When this process stored the game's version ``expected_version`` itself, its hash is
+        known and the head is not read: the insert of the next version fails on the unique
+        index if anyone has stored it since, and the key's row fails on its primary key if the
+        key was used, both as a racing writer's would (``append`` then looks again). If the
+        insert succeeds, nobody else has written since, so the game's head row is still the
+        kept one this process wrote: it is left as it is when the change hides the same.
+        """
+        key = None if claim is None else claim[0]
+        read = known is None or known[0] != expected_version
+        if not read:
+            previous_hash, kept = known[1], known[2]  # type: ignore[index]
+        else:
+            current, previous_hash, used = self._head_and_key(conn, game_id, key)
+            if claim is not None and used is not None:
+                return self._replay_of(conn, game_id, claim[0], claim[1], used)
+            if current != expected_version:
+                raise ConcurrencyError(game_id, expected_version, current)
+            kept = None
         now = self._now()
-        rows = chained_rows(game_id, current, previous_hash, encoded, now, None if claim is None else claim[0])
-        stored = self._insert(conn, game_id, rows, encoded, now, claim, concealment)
+        batch = chained_batch(game_id, expected_version, previous_hash, encoded, now, key)
+        stored = self._insert(conn, batch, claim, concealment, concealment is None or concealment != kept,
+                              announced=read)
         return AppendResult(stored, replayed=False, jobs=self._insert_jobs(conn, game_id, jobs, now))
+
+    def _know(self, last: StoredEvent, concealment: Concealment | None) -> None:
+        """Keep the version and hash of a game's last event and its head (``concealment``), just committed."""
+        if len(self._known) >= KNOWN_HEADS:
+            self._known.clear()  # simpler than an LRU: a game not kept costs one read of its head
+        self._known[last.game_id] = (last.version, last.hash, concealment)
 
     # What each database does its own way.
 
@@ -251,7 +295,8 @@ class Recorder(ABC):
     ) -> AppendResult:
         """Run ``_append`` in a writing transaction of its own."""
         with self._transaction() as conn:
-            return self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment)
+            return self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment,
+                                self._known.get(game_id))
 
     def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
         """Return the result first stored under ``key``, read in the append's transaction."""
@@ -271,10 +316,15 @@ class Recorder(ABC):
 
     @abstractmethod
     def _insert(
-        self, conn: Any, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
-        claim: tuple[str, str] | None, concealment: Concealment | None,
+        self, conn: Any, batch: Batch, claim: tuple[str, str] | None, concealment: Concealment | None,
+        write_head: bool, announced: bool,
     ) -> tuple[StoredEvent, ...]:
-        """Insert a batch's rows, with a ``claim`` its idempotency key's row, with a ``concealment`` the game's head."""
+        """Insert a batch's rows, with a ``claim`` its idempotency key's row; with ``write_head``, write the game's
+        head row as kept with ``concealment``, or mark it not kept when that is None.
+
+        Unless ``announced`` (the head's read does it where needed), first make the positions
+        the transaction will take known to ``read_all`` (``_announce_positions``).
+        """
 
     @abstractmethod
     def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
@@ -292,7 +342,7 @@ class Recorder(ABC):
                     yield conn
 
     def _now(self) -> str:
-        return stamp(self._clock())
+        return stamp_now() if self._clock is utc_now else stamp(self._clock())
 
 
 def _fingerprint_of(encoded: Sequence[Encoded]) -> str:
@@ -372,11 +422,13 @@ def _select_events(
 
 
 # The statements built once: building SQLAlchemy constructs costs more than running them.
-# A game's head: a row per game, rewritten by each change (never moved back to an earlier version).
+# A game's head learnt from a replay: not kept, and never replacing a kept row or a later version.
 _UPSERT_HEAD = sa.text(
-    "INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since) VALUES (:game_id, :version, :deal, :since)"
+    "INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since, kept)"
+    " VALUES (:game_id, :version, :deal, :since, false)"
     " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
-    " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version"
+    " hidden_since = excluded.hidden_since, kept = false"
+    " WHERE NOT game_heads.kept AND game_heads.version < excluded.version"
 )
 
 

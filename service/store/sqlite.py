@@ -6,29 +6,36 @@ racing, and positions commit in the order they are taken: ``read_all`` needs no 
 Readers begin without the lock and read a snapshot (WAL), so they never wait on writers.
 
 The append, the reads of a game's events, of the global feed and of the games' heads
-go straight through sqlite3 on the pooled connection (service/store/sqlite_sql.py):
-every action and every page runs them, and SQLAlchemy's machinery around each statement
-and transaction cost more than SQLite's own work. Everything else is the common
-recorder's (service/store/recorder.py).
+go straight through sqlite3 (service/store/sqlite_sql.py), on connections the recorder
+lends itself (service/store/sqlite_lender.py): every action and every page runs them,
+and SQLAlchemy's machinery around each statement, transaction and checkout cost more
+than SQLite's own work. An append after the version this process stored last is three
+statements, as few as an insert can be: ``BEGIN IMMEDIATE``, the ``INSERT`` of its rows,
+``COMMIT`` (with a key, its row; with a change of what the game hides, its head row;
+service/store/recorder.py says why the head need not be read). Everything else is the
+common recorder's.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
+from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 
 from domain.views import Concealment
 from service.ports.events import AppendResult, GameHead, StoredEvent
 from service.ports.jobs import JobRequest
 from service.store import sqlite_sql
-from service.store.encoding import Encoded, UsedKey, stored_batch, stored_event
+from service.store.encoding import Batch, Encoded, UsedKey, stored_event
 from service.store.job_rows import new_rows
 from service.store.recorder import Recorder, check_same_request, head_and_used, head_of
 from service.store.translate import unavailable_as_store_error
 from service.store.seat_claims import TableRecords
+from service.store.sqlite_lender import Lender
 
 
 class SQLiteRecorder(TableRecords, Recorder):
@@ -36,32 +43,47 @@ class SQLiteRecorder(TableRecords, Recorder):
 
     RACE_ERRORS = (IntegrityError, sqlite_sql.IntegrityError)
 
+    def __init__(self, engine: Engine, clock: Callable[[], datetime] | None = None) -> None:
+        super().__init__(engine, clock)
+        self._lender = Lender(engine)
+
     def _append_in_transaction(
         self, game_id: str, expected_version: int, encoded: Sequence[Encoded], claim: tuple[str, str] | None,
         jobs: Sequence[JobRequest], concealment: Concealment | None,
     ) -> AppendResult:
+        known = self._known.get(game_id)
+        # One event after the version this process stored, with no key or job and the game's
+        # head row left as it is: its insert is the append's one statement, a transaction by itself.
+        alone = (
+            len(encoded) == 1 and claim is None and not jobs and known is not None and known[0] == expected_version
+            and concealment is not None and concealment == known[2]
+        )
         with unavailable_as_store_error():
-            return sqlite_sql.write(self._engine, lambda raw: self._append(
-                raw, game_id, expected_version, encoded, claim, jobs, concealment,
-            ))
+            return sqlite_sql.write(self._lender, lambda raw: self._append(
+                raw, game_id, expected_version, encoded, claim, jobs, concealment, known,
+            ), alone)
 
     def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         return head_and_used(*sqlite_sql.head_and_key(sqlite_sql.driver(conn), game_id, key), key)
 
     def _insert(
-        self, conn: Any, game_id: str, rows: list[dict[str, Any]], encoded: Sequence[Encoded], now: str,
-        claim: tuple[str, str] | None, concealment: Concealment | None,
+        self, conn: Any, batch: Batch, claim: tuple[str, str] | None, concealment: Concealment | None,
+        write_head: bool, announced: bool,
     ) -> tuple[StoredEvent, ...]:
+        # One writer at a time: positions commit in order with nothing to announce.
         raw = sqlite_sql.driver(conn)
-        stored = stored_batch(game_id, rows, encoded, sqlite_sql.insert_events(raw, rows, now, claim))
-        if concealment is not None:
-            sqlite_sql.upsert_head(raw, game_id, stored[-1].version, concealment.deal, concealment.since)
+        stored = batch.stored(sqlite_sql.insert_events(raw, batch, claim))
+        if write_head and concealment is None:
+            sqlite_sql.unkeep_head(raw, batch.game_id)
+        elif write_head and concealment is not None:
+            sqlite_sql.upsert_head(raw, batch.game_id, batch.last, concealment.deal, concealment.since)
         return stored
 
     def _insert_jobs(self, conn: Any, game_id: str, jobs: Sequence[JobRequest], now: str) -> tuple[str, ...]:
+        if not jobs:
+            return ()
         rows = new_rows(game_id, jobs, now)
-        if rows:
-            sqlite_sql.insert_jobs(sqlite_sql.driver(conn), rows)
+        sqlite_sql.insert_jobs(sqlite_sql.driver(conn), rows)
         return tuple(row["id"] for row in rows)
 
     def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
@@ -71,7 +93,7 @@ class SQLiteRecorder(TableRecords, Recorder):
         return AppendResult(tuple(stored_event(*row) for row in rows), replayed=True)
 
     def _read(self, game_id: str, after: int, limit: int | None) -> list[StoredEvent]:
-        with unavailable_as_store_error(), sqlite_sql.pooled(self._engine) as raw:
+        with unavailable_as_store_error(), sqlite_sql.pooled(self._lender) as raw:
             rows = sqlite_sql.select_events(raw, game_id, after, limit)
         return [stored_event(*row) for row in rows]
 
@@ -82,14 +104,14 @@ class SQLiteRecorder(TableRecords, Recorder):
         """
         if limit < 0:
             raise ValueError(f"limit must be 0 or more, not {limit}")
-        with unavailable_as_store_error(), sqlite_sql.pooled(self._engine) as raw:
+        with unavailable_as_store_error(), sqlite_sql.pooled(self._lender) as raw:
             rows = sqlite_sql.select_all(raw, after, limit)
         return [stored_event(*row) for row in rows]
 
     def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
-        """Return the head of each of these games whose row in ``game_heads`` is at its last version."""
+        """Return the head of each of these games whose row in ``game_heads`` counts (kept, or at its last version)."""
         if not game_ids:
             return {}
-        with unavailable_as_store_error(), sqlite_sql.pooled(self._engine) as raw:
+        with unavailable_as_store_error(), sqlite_sql.pooled(self._lender) as raw:
             rows = sqlite_sql.select_heads(raw, json.dumps(list(dict.fromkeys(game_ids))))
         return {str(row[0]): head_of(*row[1:]) for row in rows}

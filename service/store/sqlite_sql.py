@@ -1,10 +1,10 @@
-"""The append and the reads on SQLite, sent through the sqlite3 module on the pooled connection.
+"""The append and the reads on SQLite, sent through the sqlite3 module on the recorder's own connections.
 
 Every action the service accepts appends, and every page reads: these skip SQLAlchemy's
 per-statement and per-transaction work (compiling, binding, events, wrapping results),
 which cost more than SQLite itself here. sqlite3 keeps each statement prepared in its
-own cache, keyed by its text. The pooled connection is in autocommit mode
-(service/store/db.py): ``write`` issues ``BEGIN IMMEDIATE`` itself, so a writer holds
+own cache, keyed by its text. The connections (service/store/sqlite_lender.py) are in
+autocommit mode (service/store/db.py): ``write`` issues ``BEGIN IMMEDIATE`` itself, so a writer holds
 the write lock from its first statement to its commit, as every SQLAlchemy transaction
 of the store does; a lone SELECT reads one snapshot without a transaction of its own.
 
@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine
+from service.store.encoding import Batch
+from service.store.sqlite_lender import Lender
 
 IntegrityError = sqlite3.IntegrityError
 
@@ -48,21 +49,27 @@ INSERT_JOB = (
     " VALUES (:id, :game_id, :kind, :seat, :level, :for_version, :request, :state, :attempts, :created_at,"
     " :updated_at, :not_before)"
 )
+# A change's head row, kept (service/store/recorder.py); never moved back to an earlier version.
 UPSERT_HEAD = (
-    "INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since) VALUES (?, ?, ?, ?)"
+    "INSERT INTO game_heads (game_id, version, hidden_deal, hidden_since, kept) VALUES (?, ?, ?, ?, 1)"
     " ON CONFLICT (game_id) DO UPDATE SET version = excluded.version, hidden_deal = excluded.hidden_deal,"
-    " hidden_since = excluded.hidden_since WHERE game_heads.version < excluded.version"
+    " hidden_since = excluded.hidden_since, kept = 1 WHERE game_heads.version < excluded.version"
 )
+# A change that cannot say what its game hides: its row no longer counts past its own version.
+UNKEEP_HEAD = "UPDATE game_heads SET kept = 0 WHERE game_id = ? AND kept"
 SELECT_EVENTS = f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND version > ? ORDER BY version LIMIT ?"
 SELECT_EVENTS_THROUGH = (
     f"SELECT {_EVENT_COLUMNS} FROM events WHERE game_id = ? AND version > ? AND version <= ? ORDER BY version"
 )
 SELECT_ALL = f"SELECT {_EVENT_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?"
-# One text for any number of games (json_each), so one prepared statement.
+# One text for any number of games (json_each), so one prepared statement. A kept row
+# counts at the game's last version, another only at its own.
 SELECT_HEADS = (
-    "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since FROM game_heads AS g"
-    " WHERE g.game_id IN (SELECT value FROM json_each(?))"
-    " AND g.version = (SELECT e.version FROM events AS e WHERE e.game_id = g.game_id ORDER BY e.version DESC LIMIT 1)"
+    "SELECT game_id, last, hidden_deal, hidden_since FROM ("
+    "SELECT g.game_id, g.version, g.hidden_deal, g.hidden_since, g.kept,"
+    " (SELECT e.version FROM events AS e WHERE e.game_id = g.game_id ORDER BY e.version DESC LIMIT 1) AS last"
+    " FROM game_heads AS g WHERE g.game_id IN (SELECT value FROM json_each(?))"
+    ") WHERE kept OR version = last"
 )
 
 
@@ -70,11 +77,14 @@ def _insert_events_statement(rows: int) -> str:
     values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
     return (
         "INSERT INTO events (game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash)"
-        f" VALUES {values} RETURNING version, position"
+        f" VALUES {values}"
     )
 
 
-_INSERT_EVENTS = {rows: _insert_events_statement(rows) for rows in range(1, 65)}
+_CHUNK = 64  # rows an INSERT takes at most: 8 parameters each, within SQLite's oldest limit of 999
+_INSERT_EVENTS = {rows: _insert_events_statement(rows) for rows in range(1, _CHUNK + 1)}
+POSITION_OF = "SELECT position FROM events WHERE game_id = ? AND version = ?"
+POSITIONS_OF = "SELECT position FROM events WHERE game_id = ? AND version >= ? AND version <= ? ORDER BY version"
 
 
 def driver(connection: Any) -> sqlite3.Connection:
@@ -86,40 +96,44 @@ def driver(connection: Any) -> sqlite3.Connection:
 
 
 @contextmanager
-def pooled(engine: Engine) -> Iterator[sqlite3.Connection]:
-    """Lend a pooled connection's sqlite3 connection, and give it back to the pool after."""
-    lent = engine.raw_connection()
+def pooled(lender: Lender) -> Iterator[sqlite3.Connection]:
+    """Lend one of the recorder's connections (service/store/sqlite_lender.py), and take it back after."""
+    raw, token = lender.take()
     try:
-        raw: sqlite3.Connection = lent.driver_connection  # type: ignore[assignment]
         yield raw
     finally:
-        lent.close()
+        lender.give(raw, token)
 
 
-def write(engine: Engine, work: Callable[[sqlite3.Connection], T]) -> T:
+def write(lender: Lender, work: Callable[[sqlite3.Connection], T], alone: bool = False) -> T:
     """Return ``work(connection)`` run in a writing transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``)
-    on a pooled connection.
+    on one of the recorder's connections.
 
     It is rolled back when ``work`` (or the commit) raises; a connection whose rollback fails
-    is dropped from the pool rather than lent again in the middle of a transaction.
+    is closed rather than lent again in the middle of a transaction. With ``alone``, ``work``
+    runs one writing statement, which SQLite runs as a transaction of its own (taking the
+    write lock, committing, or rolling it all back): there is no ``BEGIN`` or ``COMMIT`` to send.
     """
-    lent = engine.raw_connection()
+    raw, token = lender.take()
     try:
-        raw: sqlite3.Connection = lent.driver_connection  # type: ignore[assignment]
-        raw.execute("BEGIN IMMEDIATE")
-        try:
+        if alone:
             done = work(raw)
-            raw.execute("COMMIT")
+            lender.give(raw, token)
             return done
-        except BaseException:
-            try:
-                if raw.in_transaction:
-                    raw.execute("ROLLBACK")
-            except sqlite3.Error:
-                lent.invalidate()
+        raw.execute("BEGIN IMMEDIATE")
+        done = work(raw)
+        raw.execute("COMMIT")
+    except BaseException:
+        try:
+            if raw.in_transaction:
+                raw.execute("ROLLBACK")
+        except sqlite3.Error:
+            lender.drop(raw, token)
             raise
-    finally:
-        lent.close()
+        lender.give(raw, token)
+        raise
+    lender.give(raw, token)
+    return done
 
 
 def head_and_key(raw: sqlite3.Connection, game_id: str, key: str | None) -> tuple[Any, Any, Any, Any, Any]:
@@ -132,27 +146,42 @@ def head_and_key(raw: sqlite3.Connection, game_id: str, key: str | None) -> tupl
     return row[0], row[1], row[2], row[3], row[4]
 
 
-def insert_events(
-    raw: sqlite3.Connection, rows: Sequence[dict[str, Any]], recorded_at: str, claim: tuple[str, str] | None,
-) -> dict[int, int]:
-    """Insert the rows in version order (and the key of ``claim``); return each version's position."""
-    positions: dict[int, int] = {}
-    for start in range(0, len(rows), 64):
-        chunk = rows[start:start + 64]
+def insert_events(raw: sqlite3.Connection, batch: Batch, claim: tuple[str, str] | None) -> list[int]:
+    """Insert the batch's rows in version order (and the key of ``claim``); return their positions.
+
+    Positions are not returned row by row (``RETURNING`` costs a third of the insert): each
+    row inserted takes the largest position in the table plus one (rows are never deleted:
+    migration 0006), and the last one is SQLite's last inserted rowid. A batch of more than
+    one row reads its first row's position too: if the two are as far apart as the rows
+    (positions only grow), the rows took the positions between, one each.
+    """
+    game_id, recorded_at, key = batch.game_id, batch.recorded_at, batch.key
+    events, hashes = batch.events, batch.hashes
+    last = 0
+    for start in range(0, len(events), _CHUNK):
         params: list[Any] = []
-        for r in chunk:
-            params += (r["game_id"], r["version"], r["type"], r["schema_version"], r["data"], recorded_at,
-                       r["idempotency_key"], r["hash"])
-        positions.update(raw.execute(_INSERT_EVENTS[len(chunk)], params).fetchall())
+        for version, event, hash_ in zip(range(batch.first + start, batch.last + 1),
+                                         events[start:start + _CHUNK], hashes[start:start + _CHUNK]):
+            params += (game_id, version, event.type, event.schema_version, event.data_json, recorded_at, key, hash_)
+        last = raw.execute(_INSERT_EVENTS[len(params) // 8], params).lastrowid or 0
+    count = len(events)
+    positions = list(range(last - count + 1, last + 1))
+    if count > 1 and raw.execute(POSITION_OF, (game_id, batch.first)).fetchone()[0] != positions[0]:
+        # Not SQLite's way of numbering; read them all.
+        positions = [row[0] for row in raw.execute(POSITIONS_OF, (game_id, batch.first, batch.last))]
     if claim is not None:
-        raw.execute(INSERT_KEY, (rows[0]["game_id"], claim[0], claim[1], rows[0]["version"], rows[-1]["version"],
-                                 recorded_at))
+        raw.execute(INSERT_KEY, (game_id, claim[0], claim[1], batch.first, batch.last, recorded_at))
     return positions
 
 
 def upsert_head(raw: sqlite3.Connection, game_id: str, version: int, deal: int | None, since: int) -> None:
-    """Write the game's head row, unless it holds a later version already."""
+    """Write the game's head row as kept, unless it holds a later version already."""
     raw.execute(UPSERT_HEAD, (game_id, version, deal, since))
+
+
+def unkeep_head(raw: sqlite3.Connection, game_id: str) -> None:
+    """Mark the game's head row not kept: what its events hide after this change is not known."""
+    raw.execute(UNKEEP_HEAD, (game_id,))
 
 
 def insert_jobs(raw: sqlite3.Connection, rows: Sequence[dict[str, Any]]) -> None:
@@ -175,5 +204,5 @@ def select_all(raw: sqlite3.Connection, after: int, limit: int) -> list[tuple[An
 
 
 def select_heads(raw: sqlite3.Connection, game_ids_json: str) -> list[tuple[Any, ...]]:
-    """Return (game_id, version, hidden_deal, hidden_since) of the games (a JSON list) whose head row is current."""
+    """Return (game_id, last version, hidden_deal, hidden_since) of the games (a JSON list) whose head row counts."""
     return raw.execute(SELECT_HEADS, (game_ids_json,)).fetchall()

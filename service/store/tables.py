@@ -23,7 +23,7 @@ events_table = sa.Table(
     sa.Column("idempotency_key", sa.Text(), nullable=True),
     sa.Column("hash", sa.Text(), nullable=False),
     sa.UniqueConstraint("game_id", "version", name="uq_events_game_id_version"),
-    sqlite_autoincrement=True,
+    # SQLite: no AUTOINCREMENT since migration 0006 (rows are never deleted; it says why)
 )
 
 idempotency_keys_table = sa.Table(
@@ -63,6 +63,8 @@ game_heads_table = sa.Table(
     sa.Column("version", sa.Integer(), nullable=False),
     sa.Column("hidden_deal", sa.Integer(), nullable=True),
     sa.Column("hidden_since", sa.Integer(), nullable=False),
+    # migration 0005: written by a change, and kept true by every change since (service/store/recorder.py)
+    sa.Column("kept", sa.Boolean(), nullable=False, server_default=sa.false()),
 )
 
 jobs_table = sa.Table(

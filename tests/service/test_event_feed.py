@@ -60,20 +60,23 @@ def delayed_commits(url: str) -> Engine:
 @pytest.fixture(autouse=True)
 def _delay_driver_commits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Delay the commits of the appends' own transactions (service/store/sqlite_sql.py and
-    postgres_sql.py ``write``) on a delayed engine, between the append's work and its commit."""
+    postgres_sql.py ``write``, given the engine or the SQLite recorder's lender of its
+    connections) on a delayed engine, between the append's work and its commit: each in a
+    transaction of its own, even a one-statement append that SQLite would commit by itself."""
     for module in (sqlite_sql, postgres_sql):
         original = module.write
 
-        def write(engine: Engine, work: Callable[[Any], Any], original: Any = original) -> Any:
+        def write(target: Any, work: Callable[[Any], Any], *more: Any, original: Any = original) -> Any:
+            engine = getattr(target, "engine", target)
             if engine not in _DELAYED:
-                return original(engine, work)
+                return original(target, work, *more)
 
             def then_wait(raw: Any) -> Any:
                 done = work(raw)
-                engine.pitch_delay()  # type: ignore[attr-defined]
+                engine.pitch_delay()
                 return done
 
-            return original(engine, then_wait)
+            return original(target, then_wait)
 
         monkeypatch.setattr(module, "write", write)
 

@@ -1,7 +1,9 @@
 """Each game's head (its last version and what its events hide there) is kept beside its log,
-on SQLite and on PostgreSQL: written in the transaction of each change and rolled back with
-it, trusted only at the game's last version, and rebuilt by a replay for a game that has
-none (one stored before heads were kept), whose pages then read as they did.
+on SQLite and on PostgreSQL: written in the transaction of a change that hides something new
+and rolled back with it, left as it is by one that hides the same (a kept row is true at the
+game's last version), no longer trusted after a change stored without what it hides, and
+rebuilt by a replay for a game that has none (one stored before heads were kept), whose
+pages then read as they did; a head learnt from a replay counts only at its own version.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from domain.views import NOTHING_HIDDEN, Concealment
 from service.games import GameService
 from service.ports.events import ConcurrencyError, GameHead, NewEvent, StoreError
 from service.ports.jobs import MOVE, JobRequest
+from service.store import open_event_store
 from service.store.recorder import Recorder
 from service.store.tables import game_heads_table
 from tests.service.api.replay_helpers import choose
@@ -53,6 +56,80 @@ def test_a_change_stored_without_its_concealment_leaves_the_head_unknown_until_i
     store.remember_head(game_id, GameHead(3, NOTHING_HIDDEN))
     store.remember_head(game_id, GameHead(2, IN_PLAY))  # an older head never replaces a newer one
     assert store.heads([game_id]) == {game_id: GameHead(3, NOTHING_HIDDEN)}
+
+
+def row_of(engine: Engine, game_id: str) -> tuple[int, bool] | None:
+    """Return (version, kept) of the game's row in game_heads, None if it has none."""
+    c = game_heads_table.c
+    with engine.connect() as conn:
+        row = conn.execute(sa.select(c.version, c.kept).where(c.game_id == game_id)).one_or_none()
+    return None if row is None else (int(row.version), bool(row.kept))
+
+
+def test_a_change_that_hides_the_same_leaves_the_row_and_the_head_moves_on(store: Recorder, engine: Engine) -> None:
+    game_id = new_game(store)
+    store.append(game_id, 2, [bid(2)], concealment=IN_PLAY)
+    store.append(game_id, 3, [bid(3), bid(4)], concealment=IN_PLAY)
+    assert row_of(engine, game_id) == (2, True)  # written by the game's creation, kept since
+    assert store.heads([game_id]) == {game_id: GameHead(5, IN_PLAY)}
+    store.append(game_id, 5, [bid(5)], concealment=NOTHING_HIDDEN)
+    assert row_of(engine, game_id) == (6, True)
+    assert store.heads([game_id]) == {game_id: GameHead(6, NOTHING_HIDDEN)}
+
+
+def test_another_processs_change_writes_its_head_and_a_change_without_one_unkeeps_it(
+    store: Recorder, engine: Engine,
+) -> None:
+    game_id = new_game(store)
+    other = open_event_store(engine)  # another process: it has not stored this game, so it reads its head
+    other.append(game_id, 2, [bid(2)], concealment=IN_PLAY)
+    assert row_of(engine, game_id) == (3, True)
+    store.append(game_id, 3, [bid(3)], concealment=IN_PLAY)
+    assert store.heads([game_id]) == {game_id: GameHead(4, IN_PLAY)}
+    store.append(game_id, 4, [bid(4)])  # what it hides now is not known
+    assert row_of(engine, game_id) == (4, False)
+    assert store.heads([game_id]) == {}
+    store.append(game_id, 5, [bid(5)], concealment=IN_PLAY)
+    assert store.heads([game_id]) == {game_id: GameHead(6, IN_PLAY)}
+
+
+def test_one_event_appended_on_a_known_head_is_one_statement_and_still_loses_a_race(
+    store: Recorder, engine: Engine,
+) -> None:
+    """On SQLite such an append is its insert alone, a transaction by itself (service/store/sqlite.py)."""
+    game_id = new_game(store)
+    other = open_event_store(engine)
+    other.append(game_id, 2, [bid(2)], concealment=IN_PLAY)
+    with pytest.raises(ConcurrencyError):
+        store.append(game_id, 2, [bid(3)], concealment=IN_PLAY)  # it knows version 2, which is no longer the last
+    store.append(game_id, 3, [bid(3)], concealment=IN_PLAY)
+    stored = store.append(game_id, 4, [bid(4)], concealment=IN_PLAY)  # known, same head: the insert alone
+    assert stored.events[0].version == 5 and store.verify_chain(game_id) is None
+    assert store.heads([game_id]) == {game_id: GameHead(5, IN_PLAY)}
+    with pytest.raises(ConcurrencyError):
+        other.append(game_id, 3, [bid(5)], concealment=IN_PLAY)
+    assert [e.version for e in store.read(game_id)] == [1, 2, 3, 4, 5]
+
+
+def test_a_head_learnt_from_a_replay_counts_at_its_version_only_and_never_replaces_a_kept_one(
+    store: Recorder, engine: Engine,
+) -> None:
+    game_id = new_game(store)
+    store.remember_head(game_id, GameHead(2, NOTHING_HIDDEN))  # a slow replay racing the game's creation
+    assert store.heads([game_id]) == {game_id: GameHead(2, IN_PLAY)}
+    store.append(game_id, 2, [bid(2)])
+    store.remember_head(game_id, GameHead(3, NOTHING_HIDDEN))
+    assert row_of(engine, game_id) == (3, False)
+    other = open_event_store(engine)
+    other.append(game_id, 3, [bid(3)], concealment=NOTHING_HIDDEN, idempotency_key="k")
+    other.append(game_id, 4, [bid(4)], concealment=NOTHING_HIDDEN)
+    assert store.heads([game_id]) == {game_id: GameHead(5, NOTHING_HIDDEN)}
+    # the same process's next change writes its row again once a replay has written it
+    store.append(game_id, 5, [bid(5)])
+    store.remember_head(game_id, GameHead(6, IN_PLAY))
+    assert row_of(engine, game_id) == (6, False)
+    store.append(game_id, 6, [bid(6)], concealment=IN_PLAY)
+    assert row_of(engine, game_id) == (7, True)
 
 
 def test_the_head_is_rolled_back_with_a_change_the_database_refuses(store: Recorder) -> None:

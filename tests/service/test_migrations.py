@@ -19,7 +19,7 @@ from service.store.tables import metadata
 from tests.dbs import postgres_database, sqlite_url
 
 STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings"}
-HEAD = "0004"
+HEAD = "0006"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -117,3 +117,40 @@ def test_games_stored_before_heads_were_kept_are_served_after_the_upgrade(empty_
         assert set(store.heads([created.game_id])) == {created.game_id}
     finally:
         engine.dispose()
+
+
+def test_sqlite_events_keep_their_positions_and_triggers_without_autoincrement(tmp_path: Path) -> None:
+    """0005 to 0006 rebuilds SQLite's events table: positions, the chain and the append-only triggers stay,
+    and new events take the next positions; going back down keeps them too."""
+    url = sqlite_url(tmp_path)
+    upgrade(url)
+    downgrade(url, "0005")
+    engine = make_engine(url)
+    try:
+        store = open_event_store(engine)
+        games = [f"game-{n}" for n in range(3)]
+        for game_id in games:
+            store.create_game(game_id, [NewEvent("GameStarted", {}), NewEvent("BidMade", {"amount": 2})], [], "seed")
+        before = store.read_all(0, 100)
+    finally:
+        engine.dispose()
+    for step in (lambda: upgrade(url), lambda: downgrade(url, "0005"), lambda: upgrade(url)):
+        step()
+        engine = make_engine(url)
+        try:
+            store = open_event_store(engine)
+            assert store.read_all(0, 100)[: len(before)] == before
+            assert all(store.verify_chain(game_id) is None for game_id in games)
+            stored = store.append(games[0], store.version(games[0]), [NewEvent("BidPassed", {})])
+            assert stored.events[0].position == store.read_all(0, 100)[-2].position + 1
+            with engine.begin() as conn, pytest.raises(sa.exc.DatabaseError, match="append-only"):
+                conn.exec_driver_sql("DELETE FROM events")
+        finally:
+            engine.dispose()
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            table = conn.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = 'events'").scalar_one()
+    finally:
+        engine.dispose()
+    assert "AUTOINCREMENT" not in table

@@ -186,6 +186,34 @@ def test_two_writers_at_the_same_version_one_wins_and_nothing_is_duplicated(stor
     assert store.verify_chain(game_id) is None
 
 
+def test_a_writer_that_knows_its_last_version_still_loses_to_another_process(engine: Engine) -> None:
+    """An append after the version this recorder stored last inserts without reading the head
+    (service/store/recorder.py ``_append``): another recorder's append in between still makes it
+    a conflict, and the log stays gap-free and chained."""
+    mine, theirs = open_event_store(engine), open_event_store(engine)
+    game_id = new_game(mine)
+    mine.append(game_id, 1, [bid(2)])
+    theirs.append(game_id, 2, [bid(3), bid(4)])
+
+    with pytest.raises(ConcurrencyError) as caught:
+        mine.append(game_id, 2, [bid(5)])
+    assert (caught.value.expected_version, caught.value.actual_version) == (2, 4)
+    mine.append(game_id, 4, [bid(6)])
+    with pytest.raises(ConcurrencyError):
+        theirs.append(game_id, 4, [bid(7)], idempotency_key="k")
+    assert [e.version for e in mine.read(game_id)] == [1, 2, 3, 4, 5]
+    assert mine.verify_chain(game_id) is None
+
+
+def test_a_batch_takes_one_position_per_event_in_version_order(store: Recorder) -> None:
+    game_id = new_game(store)
+    for size in (1, 40, 64, 65, 130):
+        stored = store.append(game_id, store.version(game_id), [bid(n) for n in range(size)])
+        positions = [e.position for e in stored.events]
+        assert positions == sorted(set(positions)) and len(positions) == size
+        assert store.read(game_id, after=stored.events[0].version - 1) == list(stored.events)
+
+
 # Idempotency
 
 
@@ -239,6 +267,19 @@ def test_same_key_with_a_different_fingerprint_is_refused(store: Recorder) -> No
     with pytest.raises(IdempotencyKeyReusedError, match="k-1"):
         store.append(game_id, 2, [bid(2)], idempotency_key="k-1", fingerprint="second")
     assert store.version(game_id) == 2
+
+
+def test_a_key_used_before_is_refused_at_the_games_current_version_too(store: Recorder) -> None:
+    game_id = new_game(store)
+    first = store.append(game_id, 1, [bid(2)], idempotency_key="k-1", fingerprint="first")
+
+    with pytest.raises(IdempotencyKeyReusedError, match="k-1"):
+        store.append(game_id, 2, [bid(3)], idempotency_key="k-1", fingerprint="second")
+    again = store.append(game_id, 2, [bid(2)], idempotency_key="k-1", fingerprint="first")
+    assert again == AppendResult(first.events, replayed=True)
+    assert store.version(game_id) == 2
+    store.append(game_id, 2, [bid(4)], idempotency_key="k-2")
+    assert store.version(game_id) == 3
 
 
 def test_same_key_with_different_events_is_refused_when_no_fingerprint_is_given(store: Recorder) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from domain.ai.fastsim.batch import play_deals, row_width
 from domain.ai.fastsim.dealer import deal_many
@@ -24,6 +25,7 @@ from domain.ai.knowledge import HIDDEN, STOCK, Knowledge
 from domain.state import GameState
 
 SUITS = "SHDC"  # the tables' suit order
+Bytes = npt.NDArray[np.int8]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +37,8 @@ class Deals:
 
     unseen: tuple[str, ...]
     cards: Array  # the unseen cards' indices
-    pools: Array  # [deal, j]: the position in ``unseen`` of the j-th card in shuffled order
-    holders: Array  # [deal, k]: the holder of unseen[k]
+    pools: Bytes  # [deal, j]: the position in ``unseen`` of the j-th card in shuffled order
+    holders: Bytes  # [deal, k]: the holder of unseen[k]
     players: int
     seat: int  # the seat whose unseen cards these are
 
@@ -78,8 +80,10 @@ def deal(knowledge: Knowledge, count: int, seed: int) -> Deals:
                 allowed[seat] = 15 & ~sum(1 << SUITS.index(s) for s in void)
         row = tables_of(rules, hand.trump).cards[SUIT]
         suits = np.array([row[INDEX[c]] for c in unseen], dtype=np.int64)
-    pools = np.zeros((count, len(unseen)), dtype=np.int64)
-    holders = np.zeros((count, len(unseen)), dtype=np.int64)
+    # A byte per card: a level-6 hint draws 12 candidates per deal kept, 20,000 deals and more,
+    # which as 8-byte numbers overflowed the caches between the dealer and the weights.
+    pools = np.zeros((count, len(unseen)), dtype=np.int8)
+    holders = np.zeros((count, len(unseen)), dtype=np.int8)
     if unseen:
         deal_many(suits, capacity, allowed, voids, seed, pools, holders)
     cards = np.array([INDEX[c] for c in unseen], dtype=np.int64)
