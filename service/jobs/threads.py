@@ -47,6 +47,9 @@ class ThreadRunner:
         self._due: queue.Queue[str | None] = queue.Queue()  # timed jobs now due, for their own thread
         self._timed = threading.Condition()
         self.jobs: JobRunner | None = None
+        # Jobs wait for the kernels: a job calling a kernel while the warm-up loads it could hang
+        # on numba's compiler lock, which gevent's patch makes a lock of greenlets, not threads.
+        self._warmed = threading.Event()
 
     def dispatch(self, job_id: str) -> None:
         """Queue the job for a background thread."""
@@ -61,7 +64,7 @@ class ThreadRunner:
     def start(self, jobs: JobRunner) -> None:
         """Start the threads that run jobs with ``jobs``, and the sweeper."""
         self.jobs = jobs
-        warm = threading.Thread(target=self._compute, args=(warm_fast_simulator,), name="pitch-fastsim-warm", daemon=True)
+        warm = threading.Thread(target=self._warm, name="pitch-fastsim-warm", daemon=True)
         warm.start()
         for i in range(self._threads):
             thread = threading.Thread(target=self._work, name=f"pitch-job-{i}", daemon=True)
@@ -97,8 +100,15 @@ class ThreadRunner:
     def _work_due(self) -> None:
         self._serve(self._due)
 
+    def _warm(self) -> None:
+        try:
+            self._compute(warm_fast_simulator)
+        finally:
+            self._warmed.set()
+
     def _serve(self, jobs: queue.Queue[str | None]) -> None:
         assert self.jobs is not None
+        self._warmed.wait()
         holder = f"thread:{os.getpid()}:{threading.current_thread().name}"
         while not self._stop.is_set():
             job_id = jobs.get()
