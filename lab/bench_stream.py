@@ -9,7 +9,7 @@ database (the embedded SQLite file by default, a throwaway PostgreSQL database, 
    (lab/bench_serve.py ``--worker-class gthread``), the players and the paced seat playing,
    no stream open. Every action's latency is kept.
 2. Without streams: ``pitch serve`` itself (gevent workers), the same play.
-3. With streams: on the same server the streams are opened (asyncio sockets in a child
+3. With streams: on the same server the streams are opened (one epoll loop in a child
    process, so that the players' threads never delay reading them), the workers' resident
    memory read before and after (the first time); then the same play. Phases 2 and 3 take
    turns in ``rounds`` rounds (each a share of the actions; the streams are opened again on

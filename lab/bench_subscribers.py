@@ -1,4 +1,4 @@
-"""The subscribers of ``pitch bench stream``: live streams read by asyncio sockets in a child
+"""The subscribers of ``pitch bench stream``: live streams read by one epoll loop in a child
 process (the players' threads, in the benchmark's own process, would otherwise hold the
 interpreter while a message waits to be read and timed), and what the players recorded.
 
@@ -8,9 +8,10 @@ read it, on the machine's monotonic clock (the players note their 201s on the sa
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import re
+import select
+import socket
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -31,7 +32,7 @@ class Player:
 
 
 class Subscribers:
-    """``count`` live streams of ``games``, read by an asyncio loop in a child process."""
+    """``count`` live streams of ``games``, read by an epoll loop in a child process."""
 
     def __init__(self, port: int, games: list[Game], count: int) -> None:
         self.plan: list[tuple[str, str | None]] = []
@@ -83,63 +84,79 @@ class Subscribers:
 
 
 def _subscriber_process(port: int, plan: list[tuple[str, str | None]], commands: Connection) -> None:
-    """Open the streams, report how many opened, then read until told to collect and stop."""
+    """Open the streams, report how many opened, then read until told to collect and stop.
+
+    One epoll loop over non-blocking sockets, the least work a reader can do per message
+    (a read and a scan for ``id:`` lines), so that the time measured is the server's and
+    the little CPU the machine has goes to it rather than to its clients.
+    """
     received: list[dict[int, float]] = [{} for _ in plan]
     errors: list[str] = []
-
-    async def read(index: int, game: str, token: str | None, gate: asyncio.Semaphore, ready: asyncio.Event) -> None:
-        got = received[index]
-        async with gate:
+    poll = select.epoll()
+    streams: dict[int, tuple[socket.socket, dict[int, float]]] = {}
+    carries: dict[int, bytes] = {}
+    for index, (game, token) in enumerate(plan):
+        opened = _open(port, game, token, errors)
+        if opened is None:
+            continue
+        sock, first = opened
+        sock.setblocking(False)
+        streams[sock.fileno()] = (sock, received[index])
+        carries[sock.fileno()] = first[-64:]
+        poll.register(sock.fileno(), select.EPOLLIN)
+    commands.send((len(streams), list(errors)))
+    collect: tuple[dict[str, int], float] | None = None
+    while True:
+        for fd, _ in poll.poll(0.05):
+            sock, got = streams[fd]
             try:
-                reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            except OSError as error:
-                errors.append(f"a stream could not connect: {error}")
-                return
-            auth = f"Authorization: Bearer {token}\r\n" if token else ""
-            writer.write(
-                f"GET /v1/games/{game}/stream?after=2 HTTP/1.1\r\nHost: bench\r\n{auth}Accept: text/event-stream\r\n\r\n".encode()
-            )
-            head = await reader.readuntil(b"\r\n\r\n")
-            if not head.startswith(b"HTTP/1.1 200"):
-                errors.append(f"a stream answered {head[:40]!r}")
-                writer.close()
-                return
-            first = await reader.readuntil(b"retry: 2000\n\n")  # the stream is open
-        ready.set()
-        carry = first[-64:]
-        try:
-            while True:
-                chunk = await reader.read(65536)
-                if not chunk:
-                    return
-                now = time.monotonic()
-                text = carry + chunk
-                for match in ID_LINE.finditer(text):
-                    got.setdefault(int(match.group(1)), now)
-                carry = text[-64:]
-        finally:
-            writer.close()
-
-    async def main() -> None:
-        loop = asyncio.get_running_loop()
-        gate = asyncio.Semaphore(100)  # connect a hundred at a time: no burst beyond the listen backlog
-        opened = [asyncio.Event() for _ in plan]
-        tasks = [asyncio.create_task(read(i, g, t, gate, e)) for i, ((g, t), e) in enumerate(zip(plan, opened))]
-        await asyncio.wait([asyncio.create_task(e.wait()) for e in opened], timeout=170)
-        commands.send((sum(e.is_set() for e in opened), list(errors)))
-        while True:
-            command = await loop.run_in_executor(None, commands.recv)
+                chunk = sock.recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                poll.unregister(fd)
+                continue
+            now = time.monotonic()
+            text = carries[fd] + chunk
+            for match in ID_LINE.finditer(text):
+                got.setdefault(int(match.group(1)), now)
+            carries[fd] = text[-64:]
+        if collect is None and commands.poll():
+            command = commands.recv()
             if command == "stop":
                 break
             _, last, wait = command
-            deadline = time.monotonic() + wait
-            while time.monotonic() < deadline and not all(
+            collect = (last, time.monotonic() + wait)
+        if collect is not None:
+            last, deadline = collect
+            if time.monotonic() >= deadline or all(
                 last.get(game, 0) in got or not last.get(game) for (game, _), got in zip(plan, received)
             ):
-                await asyncio.sleep(0.05)
-            commands.send((received, list(errors)))
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+                commands.send((received, list(errors)))
+                collect = None
+    for sock, _ in streams.values():
+        sock.close()
 
-    asyncio.run(main())
+
+def _open(port: int, game: str, token: str | None, errors: list[str]) -> tuple[socket.socket, bytes] | None:
+    """Open one stream and read up to its first frame; return the socket and what was read."""
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    except OSError as error:
+        errors.append(f"a stream could not connect: {error}")
+        return None
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    sock.sendall(f"GET /v1/games/{game}/stream?after=2 HTTP/1.1\r\nHost: bench\r\n{auth}Accept: text/event-stream\r\n\r\n".encode())
+    read = b""
+    while b"retry: 2000\n\n" not in read:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        read += chunk
+    if not read.startswith(b"HTTP/1.1 200") or b"retry: 2000\n\n" not in read:
+        errors.append(f"a stream answered {read[:40]!r}")
+        sock.close()
+        return None
+    return sock, read

@@ -16,6 +16,9 @@
   app (service/api/problems.py), instead of gunicorn's HTML page. gunicorn writes them
   all through ``gunicorn.util.write_error``; the worker process puts ``write_problem`` in
   its place when it starts.
+- Live streams that have caught up are written by the process's stream writer, a native
+  thread (service/stream_writer.py), handed to the app in each request's environ; not on
+  a TLS socket, whose bytes only the event loop's socket may write.
 """
 
 from __future__ import annotations
@@ -77,6 +80,31 @@ class PitchWorker(GeventWorker):  # type: ignore[misc]
         """Answer gunicorn's own errors as problem+json in this process, then run gunicorn's worker."""
         util.write_error = write_problem
         super().init_process()
+
+    def load_wsgi(self) -> None:
+        """Load the app, and hand it this process's stream writer in each request's environ.
+
+        The writer compiles its kernel first, while no other thread of the process can
+        compile: numba's compiler lock, made after gevent's patch, is a greenlet lock that
+        native threads must not contend for (the app's job threads load the players' kernels).
+        """
+        if self.cfg.is_ssl:
+            super().load_wsgi()
+            return
+        from service.api.sse import chunk
+        from service.api.streams import WRITER_KEY
+        from service.stream_writer import StreamWriter
+
+        writer = StreamWriter(chunk)
+        super().load_wsgi()
+        app: Any = getattr(self, "wsgi")  # noqa: B009 - gunicorn sets it untyped
+
+        def with_writer(environ: dict[str, Any], start_response: Any) -> Any:
+            environ[WRITER_KEY] = writer
+            return app(environ, start_response)
+
+        with_writer.extensions = getattr(app, "extensions", {})  # type: ignore[attr-defined]  # read by the hooks
+        self.wsgi = with_writer
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
         """Serve one request; one held to the timeout is ended once it has run longer."""

@@ -18,10 +18,10 @@ only the routes, the SSE framing and the JSON of each message.
 
 from __future__ import annotations
 
-import json
+import errno
 import logging
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -30,9 +30,10 @@ from marshmallow import Schema, fields, validate
 from service.api import schemas
 from service.api.blueprint import PitchBlueprint
 from service.api.routes import _token
+from service.api.sse import frame
 from service.errors import InvalidRequestError, PositionNotFoundError
 from service.ports.events import StoreUnavailableError
-from service.streams import End, Heartbeat, Item, Message, StreamHub, Subscription
+from service.streams import Outlet, StreamHub, Subscription
 
 log = logging.getLogger(__name__)
 
@@ -176,12 +177,18 @@ def event_stream(subscription: Subscription) -> Response:
     """Return the streaming response of ``subscription`` in the SSE format.
 
     The generator needs no request context (none is kept while the stream is open): the
-    subscription holds what it reads through.
+    subscription holds what it reads through. Under gunicorn's gevent worker, once its first
+    frame is out, the stream is pushed through the process's writer thread
+    (service/api/stream_writer.py); anywhere else it writes each batch itself.
     """
+    writer, fd = _writer_of(request.environ)
 
     def frames() -> Iterator[str]:
         yield f"retry: {RETRY_MS}\n\n"  # sent at once: the client knows the stream is open
         try:
+            if writer is not None:
+                _push(subscription, writer.outlet(fd))
+                return
             for batch in subscription:
                 yield "".join(frame(item) for item in batch)
         except StoreUnavailableError:
@@ -194,11 +201,47 @@ def event_stream(subscription: Subscription) -> Response:
     return response
 
 
-def frame(item: Item) -> str:
-    """Return one item as SSE text."""
-    if isinstance(item, Message):
-        return f"id: {item.id}\ndata: {item.data}\n\n"
-    if isinstance(item, Heartbeat):
-        return ": heartbeat\n\n"
-    assert isinstance(item, End)
-    return f"event: end\ndata: {json.dumps({'version': item.version}, separators=(',', ':'))}\n\n"
+class PushedOutlet(Outlet, Protocol):
+    """An outlet whose bytes a writer outside the event loop sends (service/stream_writer.py)."""
+
+    @property
+    def behind(self) -> bool:
+        """Tell whether the client fell too far behind (rather than left)."""
+
+    def detach(self) -> bool:
+        """Wait until the writer has let go of the socket; return True when everything sent was written."""
+
+
+class Writer(Protocol):
+    def outlet(self, fd: int) -> PushedOutlet:
+        """Return the outlet of the client socket ``fd``."""
+
+
+WRITER_KEY = "pitch.stream_writer"  # the environ key under which gunicorn's gevent worker hands the app its writer
+
+
+def _writer_of(environ: dict[str, Any]) -> tuple[Writer | None, int]:
+    """Return the process's stream writer and the client socket's number, or (None, -1) where streams write themselves.
+
+    The writer writes whole chunks of the chunked transfer coding straight to the socket:
+    only where the server offers one (gunicorn's gevent worker, on a plain socket), for an
+    HTTP/1.1 GET, which gunicorn answers chunked.
+    """
+    writer: Writer | None = environ.get(WRITER_KEY)
+    sock = environ.get("gunicorn.socket")
+    if writer is None or sock is None or environ.get("SERVER_PROTOCOL") != "HTTP/1.1" or environ.get("REQUEST_METHOD") != "GET":
+        return None, -1
+    return writer, sock.fileno()
+
+
+def _push(subscription: Subscription, outlet: PushedOutlet) -> None:
+    """Push ``subscription`` through ``outlet``; close the connection at once when not all of it was written."""
+    try:
+        subscription.push(outlet)
+    finally:
+        complete = outlet.detach()
+    if outlet.behind:
+        log.info("a live stream's client fell too far behind; its connection closes and it resumes")
+    if not complete:
+        # No closing chunk after a partial one: the client sees the connection end and resumes.
+        raise BrokenPipeError(errno.EPIPE, "the stream's client is gone or fell behind")

@@ -8,8 +8,12 @@ are woken through ``service.ports.notify``; the store stays the truth.
 
 from __future__ import annotations
 
-from service.streams.channel import Message
-from service.streams.hub import HEARTBEAT_SECONDS, End, Heartbeat, Item, StreamHub, Subscription, compact_json
+from service.streams.items import End, Heartbeat, Item, Message
+from service.streams.hub import HEARTBEAT_SECONDS, StreamHub, Subscription, compact_json
+from service.streams.outlet import Fanout, Outlet
 from service.streams.waits import JobWaits
 
-__all__ = ["HEARTBEAT_SECONDS", "End", "Heartbeat", "Item", "JobWaits", "Message", "StreamHub", "Subscription", "compact_json"]
+__all__ = [
+    "HEARTBEAT_SECONDS", "End", "Fanout", "Heartbeat", "Item", "JobWaits", "Message", "Outlet", "StreamHub", "Subscription",
+    "compact_json",
+]

@@ -17,6 +17,11 @@ client that resumes after the last id it received misses nothing and sees nothin
 A subscriber also re-reads on its heartbeat, so a lost wake-up only delays; and a game's
 stream ends after the game's last event. When the process stops, ``close`` ends every
 stream at once (without the game's ``end``): the clients resume elsewhere.
+
+A subscription is consumed one of two ways: iterated (its caller writes each batch itself,
+one thread or greenlet per open stream, woken at every change), or ``push``ed through an
+outlet (service/streams/outlet.py), where once caught up it parks on its channel and the
+channel sends each change to all its parked outlets at once while their subscribers sleep.
 """
 
 from __future__ import annotations
@@ -25,13 +30,14 @@ import json
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, Final
 
 from service.errors import PositionNotFoundError
 from service.games import GameService
 from service.ports.notify import Wakeups
-from service.streams.channel import Channel, Message, Page
+from service.streams.channel import Channel, Page
+from service.streams.items import End, Heartbeat, Item, Message
+from service.streams.outlet import Outlet
 
 HEARTBEAT_SECONDS: Final = 15.0
 PAGE: Final = 500  # events read in one go
@@ -44,21 +50,6 @@ Encode = Callable[[dict[str, Any]], str]
 def compact_json(value: dict[str, Any]) -> str:
     """Return ``value`` as compact JSON (keys sorted, as the API's own answers are)."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
-
-
-@dataclass(frozen=True, slots=True)
-class Heartbeat:
-    """Nothing new for a while: the stream says it is alive."""
-
-
-@dataclass(frozen=True, slots=True)
-class End:
-    """The game ended at ``version``, and every event up to it was sent."""
-
-    version: int
-
-
-Item = Message | Heartbeat | End
 
 
 class StreamHub:
@@ -236,6 +227,68 @@ class Subscription:
                 channel.wait(self.cursor, left)
         finally:
             hub.release(channel)
+
+    def push(self, outlet: Outlet) -> None:
+        """Send this stream through ``outlet`` until it ends, the process stops or the client is gone.
+
+        What the subscriber must read for itself (a resumption older than the channel keeps, a
+        first page) it sends itself; once caught up it parks on the channel, which sends on
+        to all its parked outlets at once, and wakes for a heartbeat, the end of the game, or
+        to read the store for them when it is their reader.
+        """
+        hub = self._hub
+        channel = hub.acquire(self._key, self.cursor, self._fetch)
+        sent = time.monotonic()
+        try:
+            while not channel.closed and not outlet.gone:
+                channel.refresh()
+                batch = channel.after(self.cursor)
+                if batch is None:
+                    batch = self._catch_up(channel)
+                if batch:
+                    self.cursor = batch[-1].id
+                    sent = time.monotonic()
+                    outlet.send(batch)
+                    continue
+                if channel.ended is not None and self.cursor >= channel.ended:
+                    outlet.send([End(channel.ended)])
+                    return
+                if time.monotonic() - sent >= hub.heartbeat:
+                    sent = time.monotonic()
+                    outlet.send([Heartbeat()])
+                    if time.monotonic() - channel.read_at >= hub.heartbeat / 2:
+                        channel.refresh(force=True)  # in case a wake-up was lost
+                    continue
+                if not channel.park(outlet, self.cursor):  # the channel is not where this stream is
+                    channel.wait(self.cursor, hub.heartbeat - (time.monotonic() - sent))
+                    continue
+                parked_at = time.monotonic()
+                try:
+                    self._parked(channel, outlet, sent)
+                finally:
+                    self.cursor = channel.unpark(outlet)
+                    if channel.pushed_at >= parked_at:
+                        sent = max(sent, channel.pushed_at)
+        finally:
+            hub.release(channel)
+
+    def _parked(self, channel: Channel, outlet: Outlet, sent: float) -> None:
+        """Sleep while the channel sends to ``outlet``; return when this subscriber has something to do itself."""
+        heartbeat = self._hub.heartbeat
+        parked_at = time.monotonic()
+        while not (outlet.gone or channel.closed):
+            reader = channel.is_reader(outlet)
+            if reader:
+                channel.refresh()  # for every parked outlet
+                if channel.due():
+                    continue  # more is stored already
+            if channel.ended is not None and channel.known >= channel.ended:
+                return
+            last = max(sent, channel.pushed_at) if channel.pushed_at >= parked_at else sent
+            left = heartbeat - (time.monotonic() - last)
+            if left <= 0:
+                return
+            outlet.wait(channel.bounded(left) if reader else left)
 
     def _catch_up(self, channel: Channel) -> list[Message]:
         """Read, for this subscriber alone, a page of what it lacks before the oldest message the channel keeps."""
