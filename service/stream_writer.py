@@ -175,16 +175,23 @@ class StreamWriter:
         self._poll = _original("select", "epoll")()
         self._poll.register(self._nudge_r, select.EPOLLIN)
         self._blocked: dict[int, SocketOutlet] = {}  # fd -> outlet waiting for its socket to take more
+        # The writer thread's registry: the attached outlets by socket, and for each socket number
+        # whether a change cannot go straight to it (no outlet, gone, closing, or bytes pending).
+        self._attached: dict[int, SocketOutlet] = {}
+        self._busy = np.ones(1024, np.bool_)
         self.failures = 0  # jobs that raised (their outlets were dropped)
         _original("_thread", "start_new_thread")(self._run, ())
 
     def outlet(self, fd: int) -> SocketOutlet:
         """Return the outlet of the socket ``fd`` (non-blocking, after the response's headers were sent)."""
-        return SocketOutlet(self, fd)
+        outlet = SocketOutlet(self, fd)
+        self.submit(("attach", outlet))
+        return outlet
 
     def send(self, outlets: Sequence[Any], items: Sequence[Item]) -> None:
         """Queue ``items``, as one chunk made once, for each of ``outlets`` (Fanout.send)."""
-        self.submit(("write", list(outlets), self._chunk(items)))
+        fds = np.fromiter((outlet.fd for outlet in outlets), np.int32, len(outlets))
+        self.submit(("write", fds, self._chunk(items)))
 
     def close(self) -> None:
         """Stop the thread once it has done what was queued (a process that stops needs not call it)."""
@@ -222,7 +229,10 @@ class StreamWriter:
                     self._do(job)
                 except Exception:  # noqa: BLE001 - a bug must not stop every stream of the process
                     self.failures += 1
-                    for outlet in job[1] if job[0] == "write" else [job[1]]:
+                    involved = [self._attached.get(fd) for fd in job[1].tolist()] if job[0] == "write" else [job[1]]
+                    for outlet in involved:
+                        if outlet is None:
+                            continue
                         self._lose(outlet, False)
                         if job[0] == "detach":
                             self._release(outlet)
@@ -238,35 +248,52 @@ class StreamWriter:
         if job[0] == "write":
             self._write_all(job[1], job[2])
             return
+        if job[0] == "attach":
+            self._attach(job[1])
+            return
         _, outlet, flush = job
         if outlet.detached:
             return
         if flush and outlet.pending and not outlet.gone:
-            outlet.closing = True  # released once written
+            outlet.closing = True  # released once written (busy already: bytes are pending)
             return
         self._release(outlet)
 
-    def _write_all(self, outlets: Sequence[SocketOutlet], data: bytes) -> None:
-        """Write ``data`` to each outlet, after what each has pending; all at once through the kernel when many are free."""
+    def _attach(self, outlet: SocketOutlet) -> None:
+        fd = outlet.fd
+        if fd >= len(self._busy):
+            grown = np.ones(max(fd + 1, 2 * len(self._busy)), np.bool_)
+            grown[: len(self._busy)] = self._busy
+            self._busy = grown
+        self._attached[fd] = outlet
+        self._busy[fd] = False
+
+    def _write_all(self, fds: np.ndarray, data: bytes) -> None:
+        """Write ``data`` to each outlet of ``fds``, after what each has pending; all at once through the kernel.
+
+        The interpreter is held only for a few array operations and the sockets that did not
+        take it all: the event loop's thread waits as little as possible for this one.
+        """
         view = memoryview(data)
-        free = []
-        for outlet in outlets:
-            if outlet.gone or outlet.detached or outlet.closing:
-                continue
-            if outlet.pending:
-                self._queue(outlet, view)
-            else:
-                free.append(outlet)
-        if len(free) < KERNEL_FROM:
-            for outlet in free:
-                self._write(outlet, view)
+        busy = self._busy[fds]
+        free = fds
+        if busy.any():
+            for fd in fds[busy].tolist():
+                outlet = self._attached.get(fd)
+                if outlet is not None and outlet.pending and not (outlet.gone or outlet.closing or outlet.detached):
+                    self._queue(outlet, view)
+            free = fds[~busy]
+        if free.size < KERNEL_FROM:
+            for fd in free.tolist():
+                self._write(self._attached[fd], view)
             return
-        written = np.empty(len(free), np.int64)
-        self._write_each(np.fromiter((o.fd for o in free), np.int32, len(free)), np.frombuffer(data, np.uint8), written)
-        for outlet, count in zip(free, written.tolist()):
+        written = np.empty(free.size, np.int64)
+        self._write_each(free, np.frombuffer(data, np.uint8), written)
+        for index in np.flatnonzero(written != len(view)).tolist():
+            outlet, count = self._attached[int(free[index])], int(written[index])
             if count < 0:
                 self._write(outlet, view)  # again, to learn why: a full socket (then queued) or a lost client
-            elif count < len(view):
+            else:
                 self._queue(outlet, view[count:])
 
     def _write(self, outlet: SocketOutlet, data: memoryview) -> None:
@@ -283,6 +310,7 @@ class StreamWriter:
 
     def _queue(self, outlet: SocketOutlet, data: memoryview) -> None:
         """Keep ``data`` to write when the socket takes more; the client is gone once too much piles up."""
+        self._busy[outlet.fd] = True
         outlet.pending.append(data)
         outlet.pending_bytes += len(data)
         if outlet.pending_bytes > self._limit:
@@ -311,6 +339,8 @@ class StreamWriter:
         self._unwatch(outlet)
         if outlet.closing:
             self._release(outlet)
+        elif not outlet.gone:
+            self._busy[outlet.fd] = False
 
     def _watch(self, outlet: SocketOutlet) -> None:
         if not outlet.watched:
@@ -327,6 +357,7 @@ class StreamWriter:
     def _lose(self, outlet: SocketOutlet, behind: bool) -> None:
         """The client is gone (or too far behind): forget what was pending for it and wake its subscriber."""
         self._unwatch(outlet)
+        self._busy[outlet.fd] = True
         outlet.pending.clear()
         outlet.pending_bytes = 0
         if not outlet.gone:
@@ -339,4 +370,7 @@ class StreamWriter:
         outlet.pending.clear()
         outlet.pending_bytes = 0
         outlet.detached = True
+        self._busy[outlet.fd] = True
+        if self._attached.get(outlet.fd) is outlet:
+            del self._attached[outlet.fd]
         outlet.released()
