@@ -83,7 +83,7 @@ def ms(values: tuple[float, ...] | list[float], share: float) -> float:
 
 def bench_stream(
     subscribers: int = 1000, players: int = 4, actions: int = 300, workers: int = 1, database: str = "sqlite",
-    pace: float = 0.25, rounds: int = 3,
+    pace: float = 0.25, rounds: int = 3, niceness: int = 10,
 ) -> StreamFigures:
     """Run the three phases (see the module's docstring) and return their figures."""
     from service.jobs.warm import warm_fast_simulator
@@ -114,7 +114,7 @@ def bench_stream(
                 watched = _create_games(port, 1, f"watched-{turn}")
                 if turn == 0:
                     memory_before = _worker_memory(port)
-                with Subscribers(port, watched, subscribers) as subs:
+                with Subscribers(port, watched, subscribers, niceness) as subs:
                     if turn == 0:
                         memory_after = _worker_memory(port)
                     played, paced = _phase(port, players, share, pace, f"with-{turn}", errors, watched[0])

@@ -139,8 +139,10 @@ def bench_hints(
 @click.option("--workers", default=1, show_default=True, help="gunicorn processes (pitch serve's default is 1).")
 @click.option("--database", default="sqlite", show_default=True,
               help="sqlite (a fresh embedded file), postgresql (a throwaway database on 127.0.0.1:5432), or a URL.")
+@click.option("--nice", "niceness", default=10, show_default=True, type=click.IntRange(0, 19),
+              help="The subscribers' process's niceness (they stand for clients on other machines; 0: the server's priority).")
 def bench_stream(
-    subscribers: int, players: int, pace: float, actions: int, rounds: int, workers: int, database: str,
+    subscribers: int, players: int, pace: float, actions: int, rounds: int, workers: int, database: str, niceness: int,
 ) -> None:
     """Live streams: delivery from an action's 201 to each subscriber, memory per stream, action p99 with and without them."""
     from lab.bench_stream import bench_stream as run, ms
@@ -151,12 +153,13 @@ def bench_stream(
         f"{subscribers:,} streams against pitch serve, {players} players x {actions} actions per phase "
         f"in {rounds} rounds ...",
     )
-    figures = run(subscribers, players, actions, workers, database, pace, rounds)
+    figures = run(subscribers, players, actions, workers, database, pace, rounds, niceness)
     click.echo(describe())
     click.echo(f"server: pitch serve, {figures.workers} gunicorn worker(s), {figures.database}; heartbeat 15 s")
     click.echo(
         f"streams: {figures.opened:,} of {figures.subscribers:,} open on one table (its 4 seats and spectators), "
-        f"where a seat acts every {figures.pace:g} s while {figures.players} players play other tables flat out"
+        f"where a seat acts every {figures.pace:g} s while {figures.players} players play other tables flat out; "
+        f"the subscribers read in one process at niceness {niceness}"
     )
     d = figures.delivery
     click.echo(
