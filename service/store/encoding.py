@@ -128,17 +128,22 @@ class Batch(NamedTuple):
     def stored(self, positions: Sequence[int]) -> tuple[StoredEvent, ...]:
         """Return the stored events, given each one's position in version order; raise (the transaction is
         then void) if the positions do not grow with the versions."""
-        if len(positions) != len(self.events) or any(a >= b for a, b in zip(positions, positions[1:])):
+        count = len(self.events)
+        if len(positions) != count or (
+            # A range of step 1 grows by construction; any other sequence is checked pair by pair.
+            not (type(positions) is range and positions.step == 1)
+            and any(a >= b for a, b in zip(positions, positions[1:]))
+        ):
             raise StoreError(
                 f"game {self.game_id!r}: the database gave positions out of version order; nothing was stored"
             )
-        game_id, recorded_at, key = self.game_id, self.recorded_at, self.key
-        return tuple(
-            new_tuple(StoredEvent, (game_id, version, position, event[0], event[1], event[2], recorded_at, key, hash_))
+        game_id, recorded_at, key, make = self.game_id, self.recorded_at, self.key, new_tuple
+        return tuple([
+            make(StoredEvent, (game_id, version, position, event[0], event[1], event[2], recorded_at, key, hash_))
             for version, event, hash_, position in zip(
-                range(self.after + 1, self.after + 1 + len(self.events)), self.events, self.hashes, positions,
+                range(self.after + 1, self.after + 1 + count), self.events, self.hashes, positions,
             )
-        )
+        ])
 
 
 def chained_batch(
@@ -146,7 +151,7 @@ def chained_batch(
     key: str | None,
 ) -> Batch:
     """Return the batch's rows as stored after ``after_version``, whose last row hashed to ``previous_hash``."""
-    hashes = row_hashes(previous_hash, game_id, after_version, [(e[0], e[1], e[3]) for e in encoded], recorded_at)
+    hashes = row_hashes(previous_hash, game_id, after_version, encoded, recorded_at)
     return new_tuple(Batch, (game_id, after_version, encoded, hashes, recorded_at, key))
 
 
