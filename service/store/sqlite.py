@@ -27,10 +27,11 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 
 from domain.views import Concealment
-from service.ports.events import AppendResult, GameHead, StoredEvent
+from service.hashing import GENESIS_HASH
+from service.ports.events import AppendResult, GameExistsError, GameHead, SeatRecord, StoredEvent
 from service.ports.jobs import JobRequest
 from service.store import sqlite_sql
-from service.store.encoding import Batch, Encoded, UsedKey, stored_event
+from service.store.encoding import Batch, Encoded, UsedKey, chained_batch, stored_event
 from service.store.job_rows import new_rows
 from service.store.recorder import Recorder, check_same_request, head_and_used, head_of
 from service.store.translate import unavailable_as_store_error
@@ -62,6 +63,22 @@ class SQLiteRecorder(TableRecords, Recorder):
             return sqlite_sql.write(self._lender, lambda raw: self._append(
                 raw, game_id, expected_version, encoded, claim, jobs, concealment, known,
             ), alone)
+
+    def _create_in_transaction(
+        self, game_id: str, encoded: Sequence[Encoded], seats: Sequence[SeatRecord], secret: str,
+        jobs: Sequence[JobRequest], concealment: Concealment | None, now: str,
+    ) -> tuple[tuple[StoredEvent, ...], tuple[str, ...]]:
+        def work(raw: Any) -> tuple[tuple[StoredEvent, ...], tuple[str, ...]]:
+            if sqlite_sql.game_exists(raw, game_id):
+                raise GameExistsError(f"game {game_id!r} already exists")
+            stored = self._insert(raw, chained_batch(game_id, 0, GENESIS_HASH, encoded, now, None), None,
+                                  concealment, True, announced=True)
+            sqlite_sql.insert_seats(raw, game_id, [(s.seat, s.token_hash, s.kind, s.level) for s in seats])
+            sqlite_sql.insert_secret(raw, game_id, secret, now)
+            return stored, self._insert_jobs(raw, game_id, jobs, now)
+
+        with unavailable_as_store_error():
+            return sqlite_sql.write(self._lender, work)
 
     def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         return head_and_used(*sqlite_sql.head_and_key(sqlite_sql.driver(conn), game_id, key), key)

@@ -43,6 +43,12 @@ INSERT_KEY = (
     "INSERT INTO idempotency_keys (game_id, key, fingerprint, first_version, last_version, created_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
 )
+# A game exists once it has an event or a secret (service/store/recorder.py ``create_game``).
+GAME_EXISTS = (
+    "SELECT EXISTS (SELECT 1 FROM events WHERE game_id = ?1) OR EXISTS (SELECT 1 FROM game_secrets WHERE game_id = ?1)"
+)
+INSERT_SEAT = "INSERT INTO seats (game_id, seat, token_hash, kind, level) VALUES (?, ?, ?, ?, ?)"
+INSERT_SECRET = "INSERT INTO game_secrets (game_id, secret, created_at) VALUES (?, ?, ?)"
 INSERT_JOB = (
     "INSERT INTO jobs (id, game_id, kind, seat, level, for_version, request, state, attempts, created_at, updated_at,"
     " not_before)"
@@ -178,6 +184,22 @@ def insert_events(raw: sqlite3.Connection, batch: Batch, claim: tuple[str, str] 
     if claim is not None:
         raw.execute(INSERT_KEY, (game_id, claim[0], claim[1], batch.first, batch.last, recorded_at))
     return positions
+
+
+def game_exists(raw: sqlite3.Connection, game_id: str) -> bool:
+    """Return whether the game has an event or a secret stored."""
+    return bool(raw.execute(GAME_EXISTS, (game_id,)).fetchone()[0])
+
+
+def insert_seats(raw: sqlite3.Connection, game_id: str, seats: Sequence[tuple[int, str, str, int | None]]) -> None:
+    """Insert a new game's seats, each (seat, token hash, kind, level)."""
+    if seats:
+        raw.executemany(INSERT_SEAT, [(game_id, *seat) for seat in seats])
+
+
+def insert_secret(raw: sqlite3.Connection, game_id: str, secret: str, now: str) -> None:
+    """Insert a new game's secret seed."""
+    raw.execute(INSERT_SECRET, (game_id, secret, now))
 
 
 def upsert_head(raw: sqlite3.Connection, game_id: str, version: int, deal: int | None, since: int) -> None:
