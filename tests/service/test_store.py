@@ -490,6 +490,18 @@ def test_creating_a_game_twice_raises_game_exists(store: Recorder) -> None:
     assert store.version(game_id) == 1
 
 
+def test_two_creations_of_one_game_at_once_one_wins_the_other_is_told_it_exists(store: Recorder) -> None:
+    for round_ in range(RACES):
+        game_id = f"game-{uuid.uuid4().hex}"
+        outcomes = race(*[
+            lambda secret=secret: store.create_game(game_id, [NewEvent("GameStarted", {"round": round_})], SEATS, secret)
+            for secret in ("first", "second")
+        ])
+        assert sorted(type(o).__name__ for o in outcomes) == ["AppendResult", "GameExistsError"], outcomes
+        assert store.version(game_id) == 1
+        assert store.seats(game_id) == SEATS
+
+
 def test_a_token_hash_finds_its_seat_in_its_game_only(store: Recorder) -> None:
     game_id, other = new_game(store), new_game(store)
 
