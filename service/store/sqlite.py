@@ -5,11 +5,13 @@ service/store/db.py) to its commit, so two writers at the same version queue ins
 racing, and positions commit in the order they are taken: ``read_all`` needs no bound.
 Readers begin without the lock and read a snapshot (WAL), so they never wait on writers.
 
-The append, the reads of a game's events, of the global feed and of the games' heads
+The append, the creation of a game (unless a table's statements join its transaction:
+``within``), the reads of a game's events, of the global feed and of the games' heads
 go straight through sqlite3 (service/store/sqlite_sql.py), on connections the recorder
 lends itself (service/store/sqlite_lender.py): every action and every page runs them,
 and SQLAlchemy's machinery around each statement, transaction and checkout cost more
-than SQLite's own work. An append after the version this process stored last is three
+than SQLite's own work. A game's creation and its next appends then run on the same
+connection, whose pages the creation left in its cache. An append after the version this process stored last is three
 statements, as few as an insert can be: ``BEGIN IMMEDIATE``, the ``INSERT`` of its rows,
 ``COMMIT`` (with a key, its row; with a change of what the game hides, its head row;
 service/store/recorder.py says why the head need not be read). Everything else is the
