@@ -67,19 +67,23 @@ def row_hash(
 
 
 def row_hashes(
-    previous_hash: str, game_id: str, after_version: int, events: Sequence[tuple[str, int, str]], recorded_at: str,
+    previous_hash: str, game_id: str, after_version: int, events: Sequence[Sequence[Any]], recorded_at: str,
 ) -> list[str]:
-    """Return the chain hashes of one game's rows (type, schema version, canonical JSON data) after
-    ``after_version``, stamped ``recorded_at``, the first chained to ``previous_hash``: ``row_hash`` of each."""
+    """Return the chain hashes of one game's rows after ``after_version``, stamped ``recorded_at``, the first
+    chained to ``previous_hash``: ``row_hash`` of each.
+
+    Each event is a sequence whose first item is its type, second its schema version and last its
+    canonical JSON data: (type, schema version, data JSON), or the store's encoded event as it is.
+    """
     # The keys in sorted order: data, game_id, recorded_at, schema_version, type, version.
     middle = ',"game_id":' + _text(game_id) + ',"recorded_at":' + _text(recorded_at) + ',"schema_version":'
-    sha256 = hashlib.sha256
-    hashes = []
-    for version, (type_, schema_version, data_json) in enumerate(events, start=after_version + 1):
-        content = (
-            f'{previous_hash}{{"data":{data_json}{middle}{int(schema_version)},"type":{_text(type_)},'
-            f'"version":{int(version)}}}'
-        )
-        previous_hash = sha256(content.encode("utf-8")).hexdigest()
-        hashes.append(previous_hash)
+    sha256, text = hashlib.sha256, _text
+    hashes: list[str] = []
+    append = hashes.append
+    for version, event in enumerate(events, start=after_version + 1):
+        previous_hash = sha256(
+            f'{previous_hash}{{"data":{event[-1]}{middle}{int(event[1])},"type":{text(event[0])},"version":{version}}}'
+            .encode("utf-8")
+        ).hexdigest()
+        append(previous_hash)
     return hashes

@@ -20,7 +20,12 @@ from service.ports.events import NewEvent, SeatRecord, StoredEvent, StoreError
 
 
 class Encoded(NamedTuple):
-    """An event ready to store: ``data`` as it reads back from its canonical JSON ``data_json``."""
+    """An event ready to store: ``data`` equal to what its canonical JSON ``data_json`` reads back as.
+
+    That is the caller's payload itself when it holds nothing that JSON reads back otherwise
+    (``reads_back_as_is``), and what ``data_json`` decodes to when it does (a tuple, a key
+    that is not a string): equal, and of the same types, either way.
+    """
 
     type: str
     schema_version: int
@@ -86,9 +91,47 @@ def encode(events: Sequence[NewEvent]) -> tuple[Encoded, ...]:
                 data_json.encode("utf-8")  # refuse lone surrogates before they reach the database
         except (TypeError, ValueError, RecursionError) as error:
             raise ValueError(f"event {index} ({type_}) has data that is not JSON: {error}") from error
-        # Canonical JSON is one value and nothing around it: the scanner reads all of it.
-        encoded.append(new_tuple(Encoded, (type_, schema_version, scan(data_json, 0)[0], data_json)))
+        if not reads_back_as_is(data):
+            # Canonical JSON is one value and nothing around it: the scanner reads all of it.
+            data = scan(data_json, 0)[0]
+        encoded.append(new_tuple(Encoded, (type_, schema_version, data, data_json)))
     return tuple(encoded)
+
+
+# The types JSON reads back as themselves, each exactly (not a subclass: an IntEnum reads back as an int).
+_AS_IS = frozenset({str, int, float, bool, type(None)})
+
+
+def reads_back_as_is(value: Any) -> bool:
+    """Return whether the JSON of ``value`` reads back as an equal value of the very same types.
+
+    True of dicts with string keys, lists, strings, integers, floats (the encoder refuses NaN
+    and infinities, and a float's text reads back as the same float), booleans and None, at
+    every depth. Decoding an append's payloads back out of the JSON just made of them cost two
+    thirds as much as encoding them, and this walk costs half as much as decoding: an append
+    returns the payload it was given, unless it holds a tuple (read back as a list), a key
+    that is not a string (read back as one) or a subclass of these types. Only the order of a
+    dict's keys can differ from a read's (sorted).
+    """
+    try:
+        return _as_is(value)
+    except RecursionError:  # nested as deep as the encoder allows: let the scanner read it
+        return False
+
+
+def _as_is(value: Any) -> bool:
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            if type(key) is not str or (type(item) not in _AS_IS and not _as_is(item)):
+                return False
+        return True
+    if kind is list:
+        for item in value:
+            if type(item) not in _AS_IS and not _as_is(item):
+                return False
+        return True
+    return kind in _AS_IS
 
 
 def fingerprint(encoded: Sequence[Encoded]) -> str:
@@ -128,17 +171,22 @@ class Batch(NamedTuple):
     def stored(self, positions: Sequence[int]) -> tuple[StoredEvent, ...]:
         """Return the stored events, given each one's position in version order; raise (the transaction is
         then void) if the positions do not grow with the versions."""
-        if len(positions) != len(self.events) or any(a >= b for a, b in zip(positions, positions[1:])):
+        count = len(self.events)
+        if len(positions) != count or (
+            # A range of step 1 grows by construction; any other sequence is checked pair by pair.
+            not (type(positions) is range and positions.step == 1)
+            and any(a >= b for a, b in zip(positions, positions[1:]))
+        ):
             raise StoreError(
                 f"game {self.game_id!r}: the database gave positions out of version order; nothing was stored"
             )
-        game_id, recorded_at, key = self.game_id, self.recorded_at, self.key
-        return tuple(
-            new_tuple(StoredEvent, (game_id, version, position, event[0], event[1], event[2], recorded_at, key, hash_))
+        game_id, recorded_at, key, make = self.game_id, self.recorded_at, self.key, new_tuple
+        return tuple([
+            make(StoredEvent, (game_id, version, position, event[0], event[1], event[2], recorded_at, key, hash_))
             for version, event, hash_, position in zip(
-                range(self.after + 1, self.after + 1 + len(self.events)), self.events, self.hashes, positions,
+                range(self.after + 1, self.after + 1 + count), self.events, self.hashes, positions,
             )
-        )
+        ])
 
 
 def chained_batch(
@@ -146,7 +194,7 @@ def chained_batch(
     key: str | None,
 ) -> Batch:
     """Return the batch's rows as stored after ``after_version``, whose last row hashed to ``previous_hash``."""
-    hashes = row_hashes(previous_hash, game_id, after_version, [(e[0], e[1], e[3]) for e in encoded], recorded_at)
+    hashes = row_hashes(previous_hash, game_id, after_version, encoded, recorded_at)
     return new_tuple(Batch, (game_id, after_version, encoded, hashes, recorded_at, key))
 
 

@@ -100,19 +100,13 @@ class Recorder(ABC):
         check_seats(seats)
         now = self._now()
         try:
-            with self._transaction() as conn:
-                if _head(conn, game_id)[0] != 0 or _secret(conn, game_id) is not None:
-                    raise GameExistsError(f"game {game_id!r} already exists")
-                self._announce_positions(conn)
-                stored = self._insert(conn, chained_batch(game_id, 0, GENESIS_HASH, encoded, now, None), None,
-                                      concealment, True, announced=True)
-                if seats:
-                    conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
-                conn.execute(sa.insert(game_secrets_table).values(game_id=game_id, secret=secret, created_at=now))
-                job_ids = insert_jobs(conn, game_id, jobs, now)
-                if within is not None:
+            if within is None:
+                stored, job_ids = self._create_in_transaction(game_id, encoded, seats, secret, jobs, concealment, now)
+            else:
+                with self._transaction() as conn:
+                    stored, job_ids = self._create(conn, game_id, encoded, seats, secret, jobs, concealment, now)
                     within(conn, now)
-        except IntegrityError as error:  # another create_game with this id committed first
+        except self.RACE_ERRORS as error:  # another create_game with this id committed first
             raise GameExistsError(f"game {game_id!r} already exists") from error
         self._know(stored[-1], concealment)
         return AppendResult(stored, replayed=False, jobs=job_ids)
@@ -297,6 +291,30 @@ class Recorder(ABC):
         with self._transaction() as conn:
             return self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment,
                                 self._known.get(game_id))
+
+    def _create_in_transaction(
+        self, game_id: str, encoded: Sequence[Encoded], seats: Sequence[SeatRecord], secret: str,
+        jobs: Sequence[JobRequest], concealment: Concealment | None, now: str,
+    ) -> tuple[tuple[StoredEvent, ...], tuple[str, ...]]:
+        """Run ``_create`` in a writing transaction of its own."""
+        with self._transaction() as conn:
+            return self._create(conn, game_id, encoded, seats, secret, jobs, concealment, now)
+
+    def _create(
+        self, conn: Connection, game_id: str, encoded: Sequence[Encoded], seats: Sequence[SeatRecord], secret: str,
+        jobs: Sequence[JobRequest], concealment: Concealment | None, now: str,
+    ) -> tuple[tuple[StoredEvent, ...], tuple[str, ...]]:
+        """Store a new game's events, seats, secret, jobs and head in the open transaction of ``conn``; return the
+        stored events and the jobs' ids."""
+        if _head(conn, game_id)[0] != 0 or _secret(conn, game_id) is not None:
+            raise GameExistsError(f"game {game_id!r} already exists")
+        self._announce_positions(conn)
+        stored = self._insert(conn, chained_batch(game_id, 0, GENESIS_HASH, encoded, now, None), None,
+                              concealment, True, announced=True)
+        if seats:
+            conn.execute(sa.insert(seats_table), [{"game_id": game_id, **asdict(s)} for s in seats])
+        conn.execute(sa.insert(game_secrets_table).values(game_id=game_id, secret=secret, created_at=now))
+        return stored, insert_jobs(conn, game_id, jobs, now)
 
     def _replay_of(self, conn: Any, game_id: str, key: str, fingerprint_: str, used: UsedKey) -> AppendResult:
         """Return the result first stored under ``key``, read in the append's transaction."""

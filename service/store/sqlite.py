@@ -5,11 +5,13 @@ service/store/db.py) to its commit, so two writers at the same version queue ins
 racing, and positions commit in the order they are taken: ``read_all`` needs no bound.
 Readers begin without the lock and read a snapshot (WAL), so they never wait on writers.
 
-The append, the reads of a game's events, of the global feed and of the games' heads
+The append, the creation of a game (unless a table's statements join its transaction:
+``within``), the reads of a game's events, of the global feed and of the games' heads
 go straight through sqlite3 (service/store/sqlite_sql.py), on connections the recorder
 lends itself (service/store/sqlite_lender.py): every action and every page runs them,
 and SQLAlchemy's machinery around each statement, transaction and checkout cost more
-than SQLite's own work. An append after the version this process stored last is three
+than SQLite's own work. A game's creation and its next appends then run on the same
+connection, whose pages the creation left in its cache. An append after the version this process stored last is three
 statements, as few as an insert can be: ``BEGIN IMMEDIATE``, the ``INSERT`` of its rows,
 ``COMMIT`` (with a key, its row; with a change of what the game hides, its head row;
 service/store/recorder.py says why the head need not be read). Everything else is the
@@ -27,10 +29,11 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 
 from domain.views import Concealment
-from service.ports.events import AppendResult, GameHead, StoredEvent
+from service.hashing import GENESIS_HASH
+from service.ports.events import AppendResult, GameExistsError, GameHead, SeatRecord, StoredEvent
 from service.ports.jobs import JobRequest
 from service.store import sqlite_sql
-from service.store.encoding import Batch, Encoded, UsedKey, stored_event
+from service.store.encoding import Batch, Encoded, UsedKey, chained_batch, stored_event
 from service.store.job_rows import new_rows
 from service.store.recorder import Recorder, check_same_request, head_and_used, head_of
 from service.store.translate import unavailable_as_store_error
@@ -62,6 +65,22 @@ class SQLiteRecorder(TableRecords, Recorder):
             return sqlite_sql.write(self._lender, lambda raw: self._append(
                 raw, game_id, expected_version, encoded, claim, jobs, concealment, known,
             ), alone)
+
+    def _create_in_transaction(
+        self, game_id: str, encoded: Sequence[Encoded], seats: Sequence[SeatRecord], secret: str,
+        jobs: Sequence[JobRequest], concealment: Concealment | None, now: str,
+    ) -> tuple[tuple[StoredEvent, ...], tuple[str, ...]]:
+        def work(raw: Any) -> tuple[tuple[StoredEvent, ...], tuple[str, ...]]:
+            if sqlite_sql.game_exists(raw, game_id):
+                raise GameExistsError(f"game {game_id!r} already exists")
+            stored = self._insert(raw, chained_batch(game_id, 0, GENESIS_HASH, encoded, now, None), None,
+                                  concealment, True, announced=True)
+            sqlite_sql.insert_seats(raw, game_id, [(s.seat, s.token_hash, s.kind, s.level) for s in seats])
+            sqlite_sql.insert_secret(raw, game_id, secret, now)
+            return stored, self._insert_jobs(raw, game_id, jobs, now)
+
+        with unavailable_as_store_error():
+            return sqlite_sql.write(self._lender, work)
 
     def _head_and_key(self, conn: Any, game_id: str, key: str | None) -> tuple[int, str, UsedKey | None]:
         return head_and_used(*sqlite_sql.head_and_key(sqlite_sql.driver(conn), game_id, key), key)

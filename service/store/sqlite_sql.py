@@ -43,6 +43,12 @@ INSERT_KEY = (
     "INSERT INTO idempotency_keys (game_id, key, fingerprint, first_version, last_version, created_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
 )
+# A game exists once it has an event or a secret (service/store/recorder.py ``create_game``).
+GAME_EXISTS = (
+    "SELECT EXISTS (SELECT 1 FROM events WHERE game_id = ?1) OR EXISTS (SELECT 1 FROM game_secrets WHERE game_id = ?1)"
+)
+INSERT_SEAT = "INSERT INTO seats (game_id, seat, token_hash, kind, level) VALUES (?, ?, ?, ?, ?)"
+INSERT_SECRET = "INSERT INTO game_secrets (game_id, secret, created_at) VALUES (?, ?, ?)"
 INSERT_JOB = (
     "INSERT INTO jobs (id, game_id, kind, seat, level, for_version, request, state, attempts, created_at, updated_at,"
     " not_before)"
@@ -74,14 +80,20 @@ SELECT_HEADS = (
 
 
 def _insert_events_statement(rows: int) -> str:
-    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
+    # What every row of a batch shares is bound once: ?1 the game, ?2 the first version (the
+    # k-th row's is ?2 + k), ?3 the time, ?4 the key; then each row's type, schema version,
+    # data and hash. Each parameter bound costs, and this binds half as many as one set a row.
+    values = ", ".join(
+        f"(?1, ?2 + {k}, ?{5 + 4 * k}, ?{6 + 4 * k}, ?{7 + 4 * k}, ?3, ?4, ?{8 + 4 * k})" if k else "(?1, ?2, ?5, ?6, ?7, ?3, ?4, ?8)"
+        for k in range(rows)
+    )
     return (
         "INSERT INTO events (game_id, version, type, schema_version, data, recorded_at, idempotency_key, hash)"
         f" VALUES {values}"
     )
 
 
-_CHUNK = 64  # rows an INSERT takes at most: 8 parameters each, within SQLite's oldest limit of 999
+_CHUNK = 64  # rows an INSERT takes at most: 4 + 4 a row parameters, within SQLite's oldest limit of 999
 _INSERT_EVENTS = {rows: _insert_events_statement(rows) for rows in range(1, _CHUNK + 1)}
 POSITION_OF = "SELECT position FROM events WHERE game_id = ? AND version = ?"
 POSITIONS_OF = "SELECT position FROM events WHERE game_id = ? AND version >= ? AND version <= ? ORDER BY version"
@@ -146,7 +158,7 @@ def head_and_key(raw: sqlite3.Connection, game_id: str, key: str | None) -> tupl
     return row[0], row[1], row[2], row[3], row[4]
 
 
-def insert_events(raw: sqlite3.Connection, batch: Batch, claim: tuple[str, str] | None) -> list[int]:
+def insert_events(raw: sqlite3.Connection, batch: Batch, claim: tuple[str, str] | None) -> Sequence[int]:
     """Insert the batch's rows in version order (and the key of ``claim``); return their positions.
 
     Positions are not returned row by row (``RETURNING`` costs a third of the insert): each
@@ -157,21 +169,37 @@ def insert_events(raw: sqlite3.Connection, batch: Batch, claim: tuple[str, str] 
     """
     game_id, recorded_at, key = batch.game_id, batch.recorded_at, batch.key
     events, hashes = batch.events, batch.hashes
-    last = 0
-    for start in range(0, len(events), _CHUNK):
-        params: list[Any] = []
-        for version, event, hash_ in zip(range(batch.first + start, batch.last + 1),
-                                         events[start:start + _CHUNK], hashes[start:start + _CHUNK]):
-            params += (game_id, version, event.type, event.schema_version, event.data_json, recorded_at, key, hash_)
-        last = raw.execute(_INSERT_EVENTS[len(params) // 8], params).lastrowid or 0
     count = len(events)
-    positions = list(range(last - count + 1, last + 1))
+    last = 0
+    for start in range(0, count, _CHUNK):
+        chunk = zip(events[start:start + _CHUNK], hashes[start:start + _CHUNK]) if count > _CHUNK else zip(events, hashes)
+        params: list[Any] = [game_id, batch.first + start, recorded_at, key]
+        for event, hash_ in chunk:
+            params += (event[0], event[1], event[3], hash_)  # type, schema version, canonical data
+        last = raw.execute(_INSERT_EVENTS[(len(params) - 4) // 4], params).lastrowid or 0
+    positions: Sequence[int] = range(last - count + 1, last + 1)
     if count > 1 and raw.execute(POSITION_OF, (game_id, batch.first)).fetchone()[0] != positions[0]:
         # Not SQLite's way of numbering; read them all.
         positions = [row[0] for row in raw.execute(POSITIONS_OF, (game_id, batch.first, batch.last))]
     if claim is not None:
         raw.execute(INSERT_KEY, (game_id, claim[0], claim[1], batch.first, batch.last, recorded_at))
     return positions
+
+
+def game_exists(raw: sqlite3.Connection, game_id: str) -> bool:
+    """Return whether the game has an event or a secret stored."""
+    return bool(raw.execute(GAME_EXISTS, (game_id,)).fetchone()[0])
+
+
+def insert_seats(raw: sqlite3.Connection, game_id: str, seats: Sequence[tuple[int, str, str, int | None]]) -> None:
+    """Insert a new game's seats, each (seat, token hash, kind, level)."""
+    if seats:
+        raw.executemany(INSERT_SEAT, [(game_id, *seat) for seat in seats])
+
+
+def insert_secret(raw: sqlite3.Connection, game_id: str, secret: str, now: str) -> None:
+    """Insert a new game's secret seed."""
+    raw.execute(INSERT_SECRET, (game_id, secret, now))
 
 
 def upsert_head(raw: sqlite3.Connection, game_id: str, version: int, deal: int | None, since: int) -> None:

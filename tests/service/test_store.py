@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import math
 import threading
 import uuid
@@ -135,6 +136,36 @@ def test_data_reads_back_as_json_would_store_it(store: Recorder) -> None:
 
     assert stored.events[0].data == {"cards": ["AS", "TD"], "note": "très bien"}
     assert store.read(game_id, after=1)[0].data == stored.events[0].data
+
+
+def _shape(value: Any) -> Any:
+    """Return ``value`` with each part's exact type beside it, to compare types as well as values."""
+    if isinstance(value, dict):
+        return (type(value), {(type(k), k): _shape(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return (type(value), [_shape(v) for v in value])
+    return (type(value), value)
+
+
+class Level(enum.IntEnum):
+    HIGH = 3
+
+
+def test_what_an_append_returns_is_what_a_read_returns_types_and_all(store: Recorder) -> None:
+    payloads: list[dict[str, Any]] = [
+        {"seat": 1, "card": "AS", "cards": [["AS", "TD"], []], "ok": True, "none": None, "half": 0.5, "big": 2**70},
+        {"plays": [[0, "AS"], (1, "TD")]},  # a tuple deep down reads back as a list
+        {"by_seat": {0: "AS", 1: "TD"}},  # keys that are not strings read back as strings
+        {"level": Level.HIGH, "nested": [{"level": Level.HIGH}]},  # a subclass reads back as its base type
+        {"deep": [[[[{"x": [1.25, -0.0, "é"]}]]]]},
+    ]
+    game_id = new_game(store)
+    stored = store.append(game_id, 1, [NewEvent("Noted", data) for data in payloads])
+
+    read = store.read(game_id, after=1)
+    assert [_shape(e.data) for e in stored.events] == [_shape(e.data) for e in read]
+    assert stored.events[1].data == {"plays": [[0, "AS"], [1, "TD"]]}
+    assert stored.events[2].data == {"by_seat": {"0": "AS", "1": "TD"}}
 
 
 def test_reads_do_not_wait_for_a_writer_holding_the_lock(store: Recorder, engine: Engine) -> None:
@@ -457,6 +488,18 @@ def test_creating_a_game_twice_raises_game_exists(store: Recorder) -> None:
         store.create_game(game_id, [NewEvent("GameStarted", {})], SEATS, "second")
     assert store.secret(game_id) == "first"
     assert store.version(game_id) == 1
+
+
+def test_two_creations_of_one_game_at_once_one_wins_the_other_is_told_it_exists(store: Recorder) -> None:
+    for round_ in range(RACES):
+        game_id = f"game-{uuid.uuid4().hex}"
+        outcomes = race(*[
+            lambda secret=secret: store.create_game(game_id, [NewEvent("GameStarted", {"round": round_})], SEATS, secret)
+            for secret in ("first", "second")
+        ])
+        assert sorted(type(o).__name__ for o in outcomes) == ["AppendResult", "GameExistsError"], outcomes
+        assert store.version(game_id) == 1
+        assert store.seats(game_id) == SEATS
 
 
 def test_a_token_hash_finds_its_seat_in_its_game_only(store: Recorder) -> None:
