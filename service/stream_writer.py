@@ -14,8 +14,8 @@ hand the interpreter back and forth at every socket, and each hand-over costs th
 loop's thread a wait: a thousand per change.)
 
 Each gevent worker process has one writer (service/gunicorn_worker.py), handed to the app in
-the request's environ as ``pitch.stream_writer``. The response stays gunicorn's: it sends the headers and the first frame, and after the
-stream the closing chunk. In between, every byte goes through the writer, in the order it
+the request's environ as ``pitch.stream_writer``. The response stays gunicorn's: it sends
+the headers and the first frame, and after the stream the closing chunk. In between, every byte goes through the writer, in the order it
 was sent: whole chunks of the chunked transfer coding gunicorn chose, so the body stays
 well formed. A socket that cannot take more now has the rest queued and written when it
 can (the thread waits for that on its own epoll). A client that has let
@@ -26,7 +26,9 @@ go of the socket, so a socket number is never written after it was closed and re
 
 The writer thread takes no lock a greenlet holds (under gevent those are greenlet locks)
 and logs nothing: it hands what happened back through each outlet's flags, and wakes a
-subscriber through the event loop's thread-safe callback.
+subscriber through the event loop's thread-safe callback. It holds the interpreter only for
+a few array operations a change (the sockets' numbers come as one array; which of them are
+busy is an array of its own), and runs at a lower CPU priority than the requests' thread.
 """
 
 from __future__ import annotations
