@@ -179,7 +179,7 @@ def event_stream(subscription: Subscription) -> Response:
     The generator needs no request context (none is kept while the stream is open): the
     subscription holds what it reads through. Under gunicorn's gevent worker, once its first
     frame is out, the stream is pushed through the process's writer thread
-    (service/api/stream_writer.py); anywhere else it writes each batch itself.
+    (service/stream_writer.py); anywhere else it writes each batch itself.
     """
     writer, fd = _writer_of(request.environ)
 
@@ -240,8 +240,9 @@ def _push(subscription: Subscription, outlet: PushedOutlet) -> None:
         subscription.push(outlet)
     finally:
         complete = outlet.detach()
-    if outlet.behind:
-        log.info("a live stream's client fell too far behind; its connection closes and it resumes")
-    if not complete:
-        # No closing chunk after a partial one: the client sees the connection end and resumes.
-        raise BrokenPipeError(errno.EPIPE, "the stream's client is gone or fell behind")
+        if outlet.behind:
+            log.info("a live stream's client fell too far behind; its connection closes and it resumes")
+        if not complete:
+            # No closing chunk after a partial one (whatever ended the stream): the client sees the
+            # connection end and resumes.
+            raise BrokenPipeError(errno.EPIPE, "the stream's client is gone or fell behind")
