@@ -8,7 +8,8 @@ to the ``gunicorn`` command (``gunicorn -c python:service.gunicorn_conf 'service
 - Workers: gevent (service/gunicorn_worker.py). Each process serves its requests and its
   open live streams as greenlets on one event loop, so a thousand open streams
   (service/api/streams.py) take a thousand small greenlets and sockets, not a thousand
-  threads, and leave the requests as fast as before. ``PITCH_CONNECTIONS`` caps the
+  threads; the ones that have caught up are written by the process's stream writer, a
+  native thread (service/stream_writer.py), so their messages do not hold the loop. ``PITCH_CONNECTIONS`` caps the
   connections per process (gunicorn's ``worker_connections``). The standard library is
   patched for gevent (``prepare_gevent``) before anything imports psycopg, so that psycopg 3
   waits for its sockets through gevent instead of blocking the process (psycopg picks its
