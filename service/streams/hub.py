@@ -205,14 +205,10 @@ class Subscription:
         sent = time.monotonic()
         try:
             while not channel.closed:
-                channel.refresh()
-                batch = channel.after(self.cursor)
-                if batch is None:
-                    batch = self._catch_up(channel)
+                batch = self._news(channel)
                 if batch:
-                    self.cursor = batch[-1].id
                     sent = time.monotonic()
-                    yield list(batch)
+                    yield batch
                     continue
                 if channel.ended is not None and self.cursor >= channel.ended:
                     yield [End(channel.ended)]
@@ -221,8 +217,7 @@ class Subscription:
                 if left <= 0:
                     sent = time.monotonic()
                     yield [Heartbeat()]
-                    if time.monotonic() - channel.read_at >= hub.heartbeat / 2:
-                        channel.refresh(force=True)  # in case a wake-up was lost
+                    self._recheck(channel)
                     continue
                 channel.wait(self.cursor, left)
         finally:
@@ -241,12 +236,8 @@ class Subscription:
         sent = time.monotonic()
         try:
             while not channel.closed and not outlet.gone:
-                channel.refresh()
-                batch = channel.after(self.cursor)
-                if batch is None:
-                    batch = self._catch_up(channel)
+                batch = self._news(channel)
                 if batch:
-                    self.cursor = batch[-1].id
                     sent = time.monotonic()
                     outlet.send(batch)
                     continue
@@ -256,8 +247,7 @@ class Subscription:
                 if time.monotonic() - sent >= hub.heartbeat:
                     sent = time.monotonic()
                     outlet.send([Heartbeat()])
-                    if time.monotonic() - channel.read_at >= hub.heartbeat / 2:
-                        channel.refresh(force=True)  # in case a wake-up was lost
+                    self._recheck(channel)
                     continue
                 if not channel.park(outlet, self.cursor):  # the channel is not where this stream is
                     channel.wait(self.cursor, hub.heartbeat - (time.monotonic() - sent))
@@ -289,6 +279,22 @@ class Subscription:
             if left <= 0:
                 return
             outlet.wait(channel.bounded(left) if reader else left)
+
+    def _news(self, channel: Channel) -> list[Item]:
+        """Return what the store holds after this stream's cursor (read for it alone when older than the
+        channel keeps), and move the cursor past it."""
+        channel.refresh()
+        batch = channel.after(self.cursor)
+        if batch is None:
+            batch = self._catch_up(channel)
+        if batch:
+            self.cursor = batch[-1].id
+        return list(batch)
+
+    def _recheck(self, channel: Channel) -> None:
+        """After a heartbeat: read the store if the channel has not for a while, in case a wake-up was lost."""
+        if time.monotonic() - channel.read_at >= self._hub.heartbeat / 2:
+            channel.refresh(force=True)
 
     def _catch_up(self, channel: Channel) -> list[Message]:
         """Read, for this subscriber alone, a page of what it lacks before the oldest message the channel keeps."""
