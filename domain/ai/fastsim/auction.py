@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.ai.fastsim.kernel import _bits, _nth_bit, jit
+from domain.ai.fastsim.kernel import _bits, _nth_bit, hot
 from domain.ai.fastsim.tables import GAME, M_TRUMP, TRUMP
 
 # Slots of the auction's settings.
@@ -58,12 +58,12 @@ I_JACK = 4  # the jack of the suit, when it is a trump
 I_SIZE = 5
 
 
-@jit
+@hot
 def _has(mask: int, card: int) -> bool:
     return card >= 0 and (mask >> card) & 1 == 1
 
 
-@jit
+@hot
 def suit_value(cards: Any, masks: Any, info: Any, held: int, original_owner: bool) -> float:
     """tactics.suit_value: the points ``held`` may take with this suit as trump."""
     trumps = held & masks[M_TRUMP]
@@ -99,7 +99,7 @@ def suit_value(cards: Any, masks: Any, info: Any, held: int, original_owner: boo
     return value  # type: ignore[no-any-return]
 
 
-@jit
+@hot
 def _may_steal(a: Any, seat: int, high: int) -> bool:
     """bidding.may_steal (the dealer has not run it)."""
     if seat != a[A_DEALER] or high < 0:
@@ -110,7 +110,7 @@ def _may_steal(a: Any, seat: int, high: int) -> bool:
     return a[A_STEAL] == 2 and (high == a[A_MAX_BID] or high == top)  # type: ignore[no-any-return]
 
 
-@jit
+@hot
 def _next_bidder(a: Any, b: Any) -> int:
     """bidding.next_bidder: the seat to call next, -1 when the auction is over."""
     n = a[A_PLAYERS]
@@ -134,7 +134,7 @@ def _next_bidder(a: Any, b: Any) -> int:
     return -1
 
 
-@jit
+@hot
 def _call(b: Any, seat: int, amount: int) -> None:
     """Record ``seat``'s bid of ``amount`` (-1: a pass)."""
     if amount >= 0:
@@ -146,7 +146,7 @@ def _call(b: Any, seat: int, amount: int) -> None:
     b[B_LAST] = seat
 
 
-@jit
+@hot
 def _level3_call(a: Any, b: Any, seat: int, value: float) -> int:
     """policies._bid with the partner in mind: the amount level 3 bids, -1 for a pass."""
     high = b[B_HIGH]
@@ -165,7 +165,7 @@ def _level3_call(a: Any, b: Any, seat: int, value: float) -> int:
     return best if best >= low else -1
 
 
-@jit
+@hot
 def finish_auction(a: Any, b: Any, first: int, values: Any) -> None:
     """Make the seat to act's call ``first`` (-1: pass), then every later call by level 3, into ``b``.
 
@@ -183,7 +183,7 @@ def finish_auction(a: Any, b: Any, first: int, values: Any) -> None:
         _call(b, seat, _level3_call(a, b, seat, best))
 
 
-@jit
+@hot
 def level3_trump(a: Any, printed: Any, values: Any, held: int, maker: int) -> int:
     """policies._declare: the suit the maker's cards value most (the first of equals), -1 when none may be named."""
     trump = -1

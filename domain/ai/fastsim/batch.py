@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from domain.ai.fastsim.kernel import (
-    POLICY_LEVEL3, S_TWO, WORK_ROWS, WORK_WIDTH, jit, playout,
+    POLICY_LEVEL3, S_TWO, WORK_ROWS, WORK_WIDTH, hot, jit, playout,
 )
 from domain.ai.fastsim.tables import PLAYERS, SIDES
 
@@ -46,10 +46,11 @@ def hand_counts(hands: Any, players: int) -> Any:
     return base
 
 
-@jit
-def give_cards(hands: Any, owner: Any, base: Any, unseen: Any, holders: Any, players: int) -> None:
-    """Add the unseen cards dealt to seats to their hands (after ``base[seat]`` cards) and owners."""
-    fill = base.copy()
+@hot
+def give_cards(hands: Any, owner: Any, base: Any, fill: Any, unseen: Any, holders: Any, players: int) -> None:
+    """Add the unseen cards dealt to seats to their hands (after ``base[seat]`` cards) and owners (``fill``: scratch)."""
+    for s in range(players):
+        fill[s] = base[s]
     for k in range(unseen.shape[0]):
         h = holders[k]
         if h < players:
@@ -72,6 +73,7 @@ def play_deals(
     players = config[PLAYERS]
     sides = config[SIDES]
     base = hand_counts(hands0, players)
+    fill = base.copy()
     hands = hands0.copy()
     owner = owner0.copy()
     st = state0.copy()
@@ -89,7 +91,7 @@ def play_deals(
     for d in range(holders.shape[0]):
         hands[:, :] = hands0
         owner[:] = owner0
-        give_cards(hands, owner, base, unseen, holders[d], players)
+        give_cards(hands, owner, base, fill, unseen, holders[d], players)
         for j in range(firsts.shape[0]):
             st[:] = state0
             if twos.shape[0] > 0:

@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from domain.ai.fastsim.auction import A_DEALER, A_MIN_BID, A_SIDES, B_HIGH, B_MAKER, B_TO_ACT, _call, _next_bidder
-from domain.ai.fastsim.kernel import jit
+from domain.ai.fastsim.kernel import hot
 
 CONTEXT_AT = 9  # the first context input: partner_high, then dealer
 
 
-@jit
+@hot
 def hand_inputs(mask: int, x: Any) -> None:
     """Write the constant and the hand's features (bidders.py ``hand_features``) into x[0:9]."""
     best_strength = -1
@@ -51,7 +51,7 @@ def hand_inputs(mask: int, x: Any) -> None:
     x[8] = float(aces - best_ace)
 
 
-@jit
+@hot
 def call_score(coefficients: Any, call: int, x: Any) -> float:
     """Return a call's score (bidders.py ``score``): 0 for the pass, else its coefficients times the inputs."""
     if call == 0:
@@ -62,7 +62,7 @@ def call_score(coefficients: Any, call: int, x: Any) -> float:
     return s
 
 
-@jit
+@hot
 def finish_auction_by_model(a: Any, b: Any, first: int, coefficients: Any, inputs: Any) -> None:
     """Make the seat to act's call ``first`` (-1: pass), then every later call by the model, into ``b``.
 

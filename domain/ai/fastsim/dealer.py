@@ -20,14 +20,14 @@ from typing import Any
 
 import numpy as np
 
-from domain.ai.fastsim.kernel import jit
+from domain.ai.fastsim.kernel import hot, jit
 
 # xorshift64* as in the kernel; 53 bits of its output make a float in [0, 1).
 _MULTIPLIER = np.uint64(2685821657736338717)
 _UNIT = 1.0 / 9007199254740992.0  # 2 ** -53
 
 
-@jit
+@hot
 def uniform(rng: Any) -> float:
     """Return the next number in [0, 1) of the xorshift64* state ``rng[0]``."""
     x = rng[0]
@@ -38,7 +38,7 @@ def uniform(rng: Any) -> float:
     return float((x * _MULTIPLIER) >> np.uint64(11)) * _UNIT
 
 
-@jit
+@hot
 def shuffle(items: Any, n: int, rng: Any) -> None:
     """Shuffle items[:n] in place (Fisher-Yates, from the last item down)."""
     for i in range(n - 1, 0, -1):
@@ -46,7 +46,7 @@ def shuffle(items: Any, n: int, rng: Any) -> None:
         items[i], items[j] = items[j], items[i]
 
 
-@jit
+@hot
 def _add_room(reach: Any, space: Any, n_groups: int, holder: int, amount: int) -> None:
     """Add ``amount`` to the room of every set of suits ``holder`` may hold cards of."""
     for g in range(n_groups):
@@ -54,7 +54,7 @@ def _add_room(reach: Any, space: Any, n_groups: int, holder: int, amount: int) -
             space[g] += amount
 
 
-@jit
+@hot
 def _feasible(need: Any, space: Any, n_groups: int) -> bool:
     """Tell whether every set of suits has as much room among its allowed holders as it has cards."""
     for g in range(n_groups):
@@ -104,7 +104,7 @@ def _groups(unseen_suit: Any, capacity: Any, allowed: Any, groups: Any, reach: A
     return n_groups
 
 
-@jit
+@hot
 def _deal_one(
     unseen_suit: Any, capacity: Any, allowed: Any, voids: bool, rng: Any, pool: Any, holder_of: Any,
     room: Any, n_groups: int, groups: Any, reach: Any, supply: Any, need: Any, space: Any,
@@ -193,6 +193,15 @@ def deal_many(
     need = np.zeros(16, dtype=np.int64)
     space = np.zeros(16, dtype=np.int64)
     n_groups = _groups(unseen_suit, capacity, allowed, groups, reach, supply) if voids else 0
+    _deal_rows(unseen_suit, capacity, allowed, voids, rng, pools, holders, room, n_groups, groups, reach, supply, need, space)
+
+
+@hot
+def _deal_rows(
+    unseen_suit: Any, capacity: Any, allowed: Any, voids: bool, rng: Any, pools: Any, holders: Any,
+    room: Any, n_groups: int, groups: Any, reach: Any, supply: Any, need: Any, space: Any,
+) -> None:
+    """Deal every row of ``pools`` and ``holders`` (``deal_many``'s loop, on its arrays)."""
     for i in range(pools.shape[0]):
         _deal_one(
             unseen_suit, capacity, allowed, voids, rng, pools[i], holders[i], room, n_groups, groups, reach,

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.ai.fastsim.kernel import _bits, jit
+from domain.ai.fastsim.kernel import _bits, hot
 from domain.ai.fastsim.tables import ABOVE, COST, LOW_TWO, M_DECK, M_TRUMP, SHED, TRUMP
 
 # Slots of the discarding settings.
@@ -45,7 +45,7 @@ MODE_CHOOSE_ANY = 3
 MODE_DOWN_TO_SIX = 4
 
 
-@jit
+@hot
 def remove(hands: Any, lens: Any, seat: int, card: int) -> None:
     """Take ``card`` out of ``seat``'s hand, keeping the order of the rest."""
     at = 0
@@ -58,14 +58,14 @@ def remove(hands: Any, lens: Any, seat: int, card: int) -> None:
     lens[seat] = at
 
 
-@jit
+@hot
 def append(hands: Any, lens: Any, seat: int, card: int) -> None:
     """Add ``card`` at the end of ``seat``'s hand."""
     hands[seat, lens[seat]] = card
     lens[seat] += 1
 
 
-@jit
+@hot
 def take_kitty(hands: Any, lens: Any, dealt: Any, maker: int, kitty: Any, kitty_n: int) -> None:
     """KittyTaken: the kitty's cards join the maker's hand and what it was dealt."""
     for i in range(kitty_n):
@@ -73,7 +73,7 @@ def take_kitty(hands: Any, lens: Any, dealt: Any, maker: int, kitty: Any, kitty_
         dealt[maker] |= 1 << kitty[i]
 
 
-@jit
+@hot
 def _choice(
     masks: Any, keep: int, d: Any, hands: Any, lens: Any, pile_n: Any, seat: int, finishing: bool,
     out: Any,
@@ -134,7 +134,7 @@ def _choice(
     out[4] = lead
 
 
-@jit
+@hot
 def _post(
     hands: Any, lens: Any, dealt: Any, piles: Any, pile_n: Any, seat: int, order: Any, n: int,
 ) -> None:
@@ -147,7 +147,7 @@ def _post(
         pile_n[seat] += 1
 
 
-@jit
+@hot
 def _listed(hands: Any, lens: Any, seat: int, forced: int, pool: int, lead: int, order: Any) -> int:
     """Fill ``order`` with the forced cards, then the pool's lead cards, then the rest of the pool, each in hand order."""
     n = 0
@@ -159,7 +159,7 @@ def _listed(hands: Any, lens: Any, seat: int, forced: int, pool: int, lead: int,
     return n
 
 
-@jit
+@hot
 def discard_seat(
     cards: Any, masks: Any, keep: int, d: Any, hands: Any, lens: Any, dealt: Any, played: int, piles: Any,
     pile_n: Any, seat: int, finishing: bool, choice: Any, order: Any,
@@ -200,7 +200,7 @@ def discard_seat(
             return
 
 
-@jit
+@hot
 def _automatic(
     cards: Any, masks: Any, keep: int, d: Any, hands: Any, lens: Any, dealt: Any, piles: Any, pile_n: Any,
     seat: int, finishing: bool, choice: Any, order: Any,
@@ -230,7 +230,7 @@ def _automatic(
     _post(hands, lens, dealt, piles, pile_n, seat, order, n)
 
 
-@jit
+@hot
 def after_trump(
     cards: Any, masks: Any, keep: int, d: Any, hands: Any, lens: Any, dealt: Any, stock: Any, stock_n: Any,
     kitty: Any, kitty_n: int, piles: Any, pile_n: Any, maker: int, bid: int, choice: Any, order: Any,
@@ -257,7 +257,7 @@ def after_trump(
     refill(cards, masks, keep, d, hands, lens, dealt, stock, stock_n, piles, pile_n, taker, first, choice, order)
 
 
-@jit
+@hot
 def taker_of(d: Any, maker: int) -> int:
     """discarding.taker: the seat that takes the rest of the stock, -1 when everyone is refilled."""
     if d[D_TAKER] == 1:
@@ -267,7 +267,7 @@ def taker_of(d: Any, maker: int) -> int:
     return -1
 
 
-@jit
+@hot
 def refill(
     cards: Any, masks: Any, keep: int, d: Any, hands: Any, lens: Any, dealt: Any, stock: Any, stock_n: Any,
     piles: Any, pile_n: Any, taker: int, first: int, choice: Any, order: Any,
@@ -317,7 +317,7 @@ def refill(
         discard_seat(cards, masks, keep, d, hands, lens, dealt, 0, piles, pile_n, taker, True, choice, order)
 
 
-@jit
+@hot
 def discarded_two(config: Any, piles: Any, pile_n: Any) -> int:
     """The kernel's S_TWO after the discards: 1 + the first seat whose pile holds 002's two of trump, else 0."""
     two = config[LOW_TWO]

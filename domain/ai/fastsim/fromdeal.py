@@ -30,7 +30,7 @@ from domain.ai.fastsim.batch import O_BID, O_MAKERS, O_POINTS, O_STATUS, UNSCORE
 from domain.ai.fastsim.discards import D_KITTY_BEFORE, after_trump, append, discarded_two, take_kitty
 from domain.ai.fastsim.kernel import (
     ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_OUT, S_SIZE, S_TO_ACT, S_TWO, WORK_ROWS, WORK_WIDTH, _nth_bit,
-    jit, playout,
+    hot, jit, playout,
 )
 from domain.ai.fastsim.tables import M_TRUMP, N_CARDS, TRUMP_ONLY
 
@@ -38,7 +38,7 @@ MODE_AUCTION = 0
 MODE_DECLARE = 1
 
 
-@jit
+@hot
 def _holds_any(hands: Any, lens: Any, seat: int, mask: int) -> bool:
     """Tell whether ``seat`` holds a card of ``mask``."""
     for i in range(lens[seat]):

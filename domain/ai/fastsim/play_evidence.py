@@ -29,13 +29,13 @@ import numpy as np
 
 from domain.ai.fastsim.batch import hand_counts
 from domain.ai.fastsim.deals import Deals
-from domain.ai.fastsim.kernel import S_PLAYS, _in_order, _legal_by, _level3, jit, play_rules
+from domain.ai.fastsim.kernel import S_PLAYS, _in_order, _legal_by, _level3, hot, jit, play_rules
 from domain.ai.fastsim.position import is_supported, position_of
 from domain.ai.fastsim.tables import M_DECK, M_JOKER, M_SUIT, M_TRUMP, PLAYERS, SUIT, TRUMP
 from domain.ai.knowledge import Knowledge
 
 
-@jit
+@hot
 def _place(options: Any, n: int, card: int, last: bool) -> None:
     """Move ``card`` to the front (or the end) of the first ``n`` options, the others keeping their order."""
     at = 0
@@ -52,50 +52,17 @@ def _place(options: Any, n: int, card: int, last: bool) -> None:
         options[0] = card
 
 
-@jit
-def _play_weights(
-    cards: Any, config: Any, masks: Any, hands0: Any, owner0: Any, play_card: Any, play_seat: Any,
-    play_trick: Any, n_plays: int, first: int, me: int, unseen: Any, holders: Any, trust: float, out: Any,
+@hot
+def _weigh(
+    cards: Any, config: Any, masks: Any, play_card: Any, play_seat: Any, play_trick: Any, n_plays: int, first: int,
+    me: int, unseen: Any, holders: Any, trust: float, out: Any, hands: Any, fixed: Any, held0: Any, seen0: Any,
+    fill: Any, held: Any, seen: Any, options: Any, scratch: Any, keys: Any, led: Any,
 ) -> None:
-    """Fill ``out[d]`` with the likelihood of the other seats' plays from play ``first`` on, on deal d (see the module docstring)."""
+    """The loop of ``_play_weights`` over the deals, on its arrays (compiled without reference counting)."""
     players = config[PLAYERS]
-    base = hand_counts(hands0, players)
-    # Each seat's hand before the deal's cards: what it played, in play order, then what it
-    # is seen to hold; the deal's cards follow, as many for every deal.
-    hands = np.full((players, hands0.shape[1] + n_plays), -1, dtype=np.int64)
-    fixed = np.zeros(players, dtype=np.int64)
-    held0 = np.zeros(players, dtype=np.int64)
-    seen0 = np.zeros(players, dtype=np.int64)
-    for k in range(n_plays):
-        s = play_seat[k]
-        hands[s, fixed[s]] = play_card[k]
-        fixed[s] += 1
-        held0[s] |= 1 << play_card[k]
-    for s in range(players):
-        for i in range(base[s]):
-            hands[s, fixed[s]] = hands0[s, i]
-            fixed[s] += 1
-            held0[s] |= 1 << hands0[s, i]
-    for c in range(owner0.shape[0]):
-        if owner0[c] >= 0:
-            seen0[owner0[c]] |= 1 << c
-    fill = np.zeros(players, dtype=np.int64)
-    held = np.zeros(players, dtype=np.int64)
-    seen = np.zeros(players, dtype=np.int64)
-    options = np.zeros(64, dtype=np.int64)
-    scratch = np.zeros(64, dtype=np.int64)
-    keys = np.zeros(64, dtype=np.int64)
     rules = play_rules(config)
     trump = masks[M_TRUMP]
     joker = masks[M_JOKER]
-    # The mask of the led suit at each play (0 for a lead), the same for every deal.
-    led = np.zeros(max(n_plays, 1), dtype=np.int64)
-    start = 0
-    for k in range(1, n_plays):
-        if play_trick[k] != play_trick[k - 1]:
-            start = k
-        else:
-            led[k] = masks[M_SUIT + cards[SUIT, play_card[start]]]
     for d in range(holders.shape[0]):
         for s in range(players):
             fill[s] = fixed[s]
@@ -151,6 +118,53 @@ def _play_weights(
             if bit & trump:
                 broken = True
         out[d] = w
+
+
+@jit
+def _play_weights(
+    cards: Any, config: Any, masks: Any, hands0: Any, owner0: Any, play_card: Any, play_seat: Any,
+    play_trick: Any, n_plays: int, first: int, me: int, unseen: Any, holders: Any, trust: float, out: Any,
+) -> None:
+    """Fill ``out[d]`` with the likelihood of the other seats' plays from play ``first`` on, on deal d (see the module docstring)."""
+    players = config[PLAYERS]
+    base = hand_counts(hands0, players)
+    # Each seat's hand before the deal's cards: what it played, in play order, then what it
+    # is seen to hold; the deal's cards follow, as many for every deal.
+    hands = np.full((players, hands0.shape[1] + n_plays), -1, dtype=np.int64)
+    fixed = np.zeros(players, dtype=np.int64)
+    held0 = np.zeros(players, dtype=np.int64)
+    seen0 = np.zeros(players, dtype=np.int64)
+    for k in range(n_plays):
+        s = play_seat[k]
+        hands[s, fixed[s]] = play_card[k]
+        fixed[s] += 1
+        held0[s] |= 1 << play_card[k]
+    for s in range(players):
+        for i in range(base[s]):
+            hands[s, fixed[s]] = hands0[s, i]
+            fixed[s] += 1
+            held0[s] |= 1 << hands0[s, i]
+    for c in range(owner0.shape[0]):
+        if owner0[c] >= 0:
+            seen0[owner0[c]] |= 1 << c
+    fill = np.zeros(players, dtype=np.int64)
+    held = np.zeros(players, dtype=np.int64)
+    seen = np.zeros(players, dtype=np.int64)
+    options = np.zeros(64, dtype=np.int64)
+    scratch = np.zeros(64, dtype=np.int64)
+    keys = np.zeros(64, dtype=np.int64)
+    # The mask of the led suit at each play (0 for a lead), the same for every deal.
+    led = np.zeros(max(n_plays, 1), dtype=np.int64)
+    start = 0
+    for k in range(1, n_plays):
+        if play_trick[k] != play_trick[k - 1]:
+            start = k
+        else:
+            led[k] = masks[M_SUIT + cards[SUIT, play_card[start]]]
+    _weigh(
+        cards, config, masks, play_card, play_seat, play_trick, n_plays, first, me, unseen, holders, trust, out,
+        hands, fixed, held0, seen0, fill, held, seen, options, scratch, keys, led,
+    )
 
 
 def _first_read(knowledge: Knowledge) -> int:
