@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.ai.fastsim.auction import A_DEALER, A_MIN_BID, A_SIDES, B_HIGH, B_MAKER, B_TO_ACT, _call, _next_bidder
+from domain.ai.fastsim.bits import popcount
 from domain.ai.fastsim.kernel import hot
 
 CONTEXT_AT = 9  # the first context input: partner_high, then dealer
@@ -32,9 +33,7 @@ def hand_inputs(mask: int, x: Any) -> None:
         jack = (bits >> 9) & 1
         ten = (bits >> 8) & 1
         low = (bits & 1) + ((bits >> 1) & 1)
-        length = 0
-        for r in range(13):
-            length += (bits >> r) & 1
+        length = popcount(bits)
         aces += ace
         strength = 4 * ace + 3 * king + 2 * queen + 2 * jack + ten + 2 * low + 2 * length
         if strength > best_strength:
