@@ -64,17 +64,17 @@ def _weigh(
     trump = masks[M_TRUMP]
     joker = masks[M_JOKER]
     for d in range(holders.shape[0]):
-        for s in range(players):
+        for s in range(players + 1):
             fill[s] = fixed[s]
             held[s] = held0[s]
             seen[s] = seen0[s]
         for k in range(unseen.shape[0]):
+            # The stock's cards go to a row of their own, which nothing reads: no branch per card.
             h = holders[d, k]
-            if h < players:
-                hands[h, fill[h]] = unseen[k]
-                fill[h] += 1
-                held[h] |= 1 << unseen[k]
-                seen[h] |= 1 << unseen[k]
+            hands[h, fill[h]] = unseen[k]
+            fill[h] += 1
+            held[h] |= 1 << unseen[k]
+            seen[h] |= 1 << unseen[k]
         played = 0
         broken = False
         start = 0
@@ -129,11 +129,12 @@ def _play_weights(
     players = config[PLAYERS]
     base = hand_counts(hands0, players)
     # Each seat's hand before the deal's cards: what it played, in play order, then what it
-    # is seen to hold; the deal's cards follow, as many for every deal.
-    hands = np.full((players, hands0.shape[1] + n_plays), -1, dtype=np.int64)
-    fixed = np.zeros(players, dtype=np.int64)
-    held0 = np.zeros(players, dtype=np.int64)
-    seen0 = np.zeros(players, dtype=np.int64)
+    # is seen to hold; the deal's cards follow, as many for every deal. Row ``players`` is the
+    # stock's, as wide as the unseen cards.
+    hands = np.full((players + 1, max(hands0.shape[1] + n_plays, unseen.shape[0])), -1, dtype=np.int64)
+    fixed = np.zeros(players + 1, dtype=np.int64)
+    held0 = np.zeros(players + 1, dtype=np.int64)
+    seen0 = np.zeros(players + 1, dtype=np.int64)
     for k in range(n_plays):
         s = play_seat[k]
         hands[s, fixed[s]] = play_card[k]
@@ -147,9 +148,9 @@ def _play_weights(
     for c in range(owner0.shape[0]):
         if owner0[c] >= 0:
             seen0[owner0[c]] |= 1 << c
-    fill = np.zeros(players, dtype=np.int64)
-    held = np.zeros(players, dtype=np.int64)
-    seen = np.zeros(players, dtype=np.int64)
+    fill = np.zeros(players + 1, dtype=np.int64)
+    held = np.zeros(players + 1, dtype=np.int64)
+    seen = np.zeros(players + 1, dtype=np.int64)
     options = np.zeros(64, dtype=np.int64)
     scratch = np.zeros(64, dtype=np.int64)
     keys = np.zeros(64, dtype=np.int64)
