@@ -1,7 +1,7 @@
 """Audits: recompute a hand from its primary events and compare with what was recorded.
 
-DESIGN.md "Derived events ... an audit recomputes them from the primary events". A hand
-is recomputed by feeding its actions, one by one, to ``decide`` from the state at its
+docs/architecture.md "Event types": the derived events record what was announced, and an
+audit recomputes them from the primary events. A hand is recomputed by feeding its actions, one by one, to ``decide`` from the state at its
 deal: the first action ``decide`` refuses is the hand's first illegal action, and the
 TrickTaken, HandScored and GameEnded it produces are the recomputed derived events.
 ``replay_record`` does this for a hand record (domain/records.py); ``check_hands`` does it

@@ -1,4 +1,4 @@
-"""Cards and their notation (DESIGN.md "Cards are written as two characters").
+"""Cards and their notation (docs/architecture.md "Cards").
 
 A card is a two-character string, rank then suit: ranks ``2-9 T J Q K A``, suits
 ``S H D C``; the jokers are ``RJ`` (red, high) and ``BJ`` (black, low). Strings keep

@@ -1,4 +1,4 @@
-"""The deal context: how randomness and secrets enter ``decide`` (DESIGN.md "decide").
+"""The deal context: how randomness and secrets enter ``decide`` (docs/architecture.md "The domain: a decider").
 
 The domain never shuffles on its own. When a command causes a deal, ``decide`` asks the
 context for that deal's deck order; when a hand ends it asks for the deal's key to reveal,

@@ -1,4 +1,4 @@
-"""The events of a game (DESIGN.md "Event types"); their names are a stored contract.
+"""The events of a game (docs/architecture.md "Event types"); their names are a stored contract.
 
 Primary events record what players and the dealer did (GameStarted, HandDealt, BidMade,
 BidPassed, TrumpDeclared, CardPlayed); derived events record what followed from them

@@ -1,6 +1,6 @@
 """One hand in full, for replays: the deal, the auction, trump, every trick and the score.
 
-A finished deal shows every card dealt (DESIGN.md: nobody sees a card before the rules
+A finished deal shows every card dealt (docs/api.md "What a caller sees": nobody sees a card before the rules
 reveal it, and a finished deal reveals all), the face-down rows of 001's Fish Pitch
 included, which are nobody's to see until then, not even their owner's. A deal still being played is shown exactly
 as the event feed shows it to the caller (domain/views.py ``redact_event``): the caller's

@@ -1,4 +1,4 @@
-"""The rules of a table as one frozen, validated value (DESIGN.md "Rules").
+"""The rules of a table as one frozen, validated value (docs/architecture.md "Rules").
 
 Every option a table may set is declared once, as a field of ``Rules``: its type (a
 string option's is the ``Literal`` of the values it takes), its default and, in the

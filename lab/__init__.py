@@ -2,5 +2,5 @@
 
 They ship beside the service and use it as any client or tool would, but the server
 never imports them (an import contract in pyproject.toml); ``pitch`` loads their
-commands by name (service/cli.py).
+commands by name (service/cli/main.py).
 """

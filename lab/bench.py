@@ -33,7 +33,7 @@ from domain.actions import MakeBid
 from domain.ai.players import ROLLOUT_POLICY, analyze_bid, hint
 from domain.ai.rng import pick
 from domain.ai.rollout import play_out, step
-from domain.ai.fastsim.tables import INDEX
+from domain.ai.fastsim.lookups import INDEX
 from domain.legal import legal_commands
 from domain.codec import decode, encode
 from domain.evolve import evolve, replay

@@ -235,7 +235,7 @@ def measure(store: Recorder, built: Built, pages: int, replayed_pages: int, seed
     """Time cold pages and catch-ups on a built store.
 
     What the process holds by then is frozen for the garbage collector, as an API worker's
-    is once it has started (service/gunicorn_hooks.py ``post_worker_init``).
+    is once it has started (service/server/hooks.py ``post_worker_init``).
     """
     gc.collect()
     gc.freeze()

@@ -45,7 +45,7 @@ from lab.bench_servers import served, server_env, throwaway_database
 from lab.bench_clients import BenchError, Client, Tally, choose, run_clients
 from service.jobs.warm import warm_fast_simulator
 from service.store.db import make_engine, normalize_url
-from service.store.tables import jobs_table
+from service.store.schema import jobs_table
 
 WORKER_START_SECONDS = 120.0
 GAME = {"rules": {"preset": "team-auction", "options": {}}, "seats": [{"kind": "human"}] * 4}

@@ -13,7 +13,7 @@ the least any endpoint storing an event in that database does. The baseline belo
 the benchmark: it is not part of the API and not in openapi.yaml.
 
 Both are served by gevent workers, as ``pitch serve`` serves, the standard library patched
-before psycopg is imported (service/gunicorn_app.py); ``--worker-class gthread`` serves
+before psycopg is imported (service/server/app.py); ``--worker-class gthread`` serves
 with threads instead, the worker model before live streams (``pitch bench stream`` measures
 it as the "before").
 """
@@ -80,7 +80,7 @@ def create_insert_app(url: str, pool_size: int) -> Flask:
     The body: ``{"game": ..., "version": ..., "type": ..., "data": {...}}``, one event of a game.
     """
     # Imported here, not with the module: the store imports psycopg, which must come after
-    # the gevent patch of main() (service/gunicorn_app.py says why).
+    # the gevent patch of main() (service/server/app.py says why).
     from service.store import postgres_sql, sqlite_sql
     from service.store.db import make_engine
     from service.store.encoding import stamp, utc_now
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--worker-class", choices=("gevent", "gthread"), default="gevent")
     args = parser.parse_args(argv)
 
-    from service.gunicorn_app import prepare_gevent
+    from service.server.app import prepare_gevent
 
     if args.worker_class == "gevent":
         prepare_gevent()  # before psycopg is imported
@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings.from_env()
     prepare_metrics_dir(args.workers)
 
-    from service.gunicorn_app import WORKER_CLASS, run_gunicorn
+    from service.server.app import WORKER_CLASS, run_gunicorn
     from service.logs import configure_logging
 
     worker_class = WORKER_CLASS if args.worker_class == "gevent" else "gthread"

@@ -1,7 +1,7 @@
 """The research commands of ``pitch``: benchmarks, self-play matches, legality runs, model fits.
 
 The server never imports this package; ``pitch`` loads these commands by name when one
-is asked for (service/cli.py), so the service installs and serves without them.
+is asked for (service/cli/main.py), so the service installs and serves without them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import click
 
 from lab.cli_fit import fit_bidders, fit_trust
 from lab.machine import describe, processes
-from service.cli_errors import check_preset
+from service.cli.errors import check_preset
 
 __all__ = ["bench", "fit_bidders", "fit_trust", "legality", "selfplay"]
 

@@ -16,7 +16,7 @@ import click
 
 from domain.ai.bidders import INPUTS
 from lab.machine import describe, processes
-from service.cli_errors import check_preset
+from service.cli.errors import check_preset
 
 
 @click.command("fit-bidders")

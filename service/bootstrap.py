@@ -22,7 +22,7 @@ from service.games import GameService
 from service.games.clock import TurnClock
 from service.games.rematch import Rematches
 from service.games.tables import TableService
-from service.hints import HintService
+from service.hints.service import HintService
 from service.jobs.clock import ClockHandler
 from service.jobs.handlers import MoveHandler, default_handlers
 from service.jobs.offload import compute_runner

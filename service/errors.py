@@ -1,8 +1,9 @@
-"""The application's own errors, raised by the use cases (service/games, service/hints.py, service/audits.py).
+"""The application's own errors, raised by the use cases (service/games, service/hints/service.py, service/audits/service.py).
 
     AppError
     ├── GameNotFoundError     no game has that id                         (404)
     ├── JobNotFoundError      no hint or bid analysis has that id         (404)
+    ├── GameNotFinishedError  asked of a game or hand still in play     (409)
     ├── PositionNotFoundError a stream resumed after a version or position not reached (404)
     ├── UnauthorizedError     no token, or not a token of this game       (401)
     ├── VersionConflictError  the game is not at the expected version     (409)
@@ -24,6 +25,10 @@ class AppError(Exception):
 
 class GameNotFoundError(AppError):
     """No game has the requested id."""
+
+
+class GameNotFinishedError(AppError):
+    """What is asked for is given once the game (or its hand) has ended: its whole record, a rematch."""
 
 
 class PositionNotFoundError(AppError):

@@ -24,7 +24,7 @@ sets it to a fresh directory by itself, ``prepare_metrics_dir``), which is why t
 imports it lazily.
 
 Where they are served: ``GET /metrics`` on the API's port; or, with ``PITCH_METRICS_PORT``
-set, on that port only, by gunicorn's master (``serve_metrics``, service/gunicorn_hooks.py),
+set, on that port only, by gunicorn's master (``serve_metrics``, service/server/hooks.py),
 so that the public port shows none of it. ``pitch worker`` serves its own on
 ``PITCH_WORKER_METRICS_PORT``.
 """

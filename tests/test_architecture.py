@@ -1,4 +1,4 @@
-"""The architecture as a check (DESIGN.md "Layout and the direction of imports").
+"""The architecture as a check (docs/architecture.md "The direction of imports").
 
 import-linter's contracts in pyproject.toml must hold (workers above service above
 domain; the domain imports no framework), and, read straight from the source, no module
@@ -22,7 +22,7 @@ FORBIDDEN_IN_DOMAIN = {
     "gunicorn", "click", "rich", "yaml", "requests", "redis", "service", "workers",
 }
 
-# The fast simulator's kernel (DESIGN.md "Computer players") is compiled by numba over
+# The fast simulator's kernel (docs/architecture.md "Computer players") is compiled by numba over
 # numpy arrays: pure computation, allowed in that one package only.
 FAST_SIMULATOR = DOMAIN / "ai" / "fastsim"
 FAST_SIMULATOR_PACKAGES = {"numba", "numpy"}

@@ -1,4 +1,4 @@
-"""The packages type-check: ``mypy --strict`` as configured in pyproject.toml (STYLE.md "Types everywhere").
+"""The packages type-check: ``mypy --strict`` as configured in pyproject.toml (docs/conventions.md "Values and state").
 
 ``[tool.mypy]`` names the packages (domain, service, workers, lab) and turns on strict
 mode; this test runs mypy from this virtualenv, so CI fails, with mypy's report, on a

@@ -1,7 +1,6 @@
 """The Celery app: configured from Settings, its one task runs a job by id.
 
-STYLE.md "Celery" (pallets/flask examples/celery; Celery's task guide, "State" and
-"Database transactions"): the message carries the job's id only; the task re-reads the
+As Celery's task guide advises (sections "State" and "Database transactions"): the message carries the job's id only; the task re-reads the
 job and the game from the database and records its result there, never in the broker.
 Delivery is at least once: messages are acknowledged after the task ends and given back
 if the worker process dies (``acks_late``, ``reject_on_worker_lost``), and a sweeper in

@@ -1,4 +1,4 @@
-"""Computer players (DESIGN.md "Computer players"; 000 "Computer Players", "Learning Features").
+"""Computer players (docs/architecture.md "Computer players"; 000 "Computer Players", "Learning Features").
 
 Pure, like the rest of the domain: a player sees one seat's information set
 (knowledge.py), never another seat's cards, and takes its randomness from an rng object

@@ -1,6 +1,6 @@
 """What one seat knows: its information set, and deals of the unseen cards consistent with it.
 
-000 "Computer Players": the AI "will deal out the unknown cards randomly"; DESIGN.md
+000 "Computer Players": the AI "will deal out the unknown cards randomly"; docs/architecture.md
 "Computer players": a player sees only its own cards, the public history and what the
 history implies. ``knowledge_of(state, seat)`` keeps exactly that:
 

@@ -1,6 +1,6 @@
 """The randomness a computer player is given: any object with these methods.
 
-The domain never creates randomness of its own (DESIGN.md "The domain"); the service or
+The domain never creates randomness of its own (docs/architecture.md "The domain: a decider"); the service or
 a worker passes in, say, a ``random.Random`` seeded from the job, so that a choice can be
 reproduced exactly.
 """

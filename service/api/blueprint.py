@@ -1,7 +1,7 @@
 """flask-smorest's Blueprint, with request validation answering 400 as the document says.
 
 webargs answers a request that fails its schema with 422 by default; ours is the 400
-``/problems/malformed-request`` (STYLE.md: "its validator's 422 becomes our 400"), and the
+``/problems/malformed-request`` (docs/conventions.md "Errors": malformed input is a 400), and the
 OpenAPI document must say so, so every blueprint of the API is a ``PitchBlueprint``.
 
 A request schema given as a class is instantiated once, when the route is declared: webargs

@@ -3,7 +3,7 @@
 - ``Whole``: an integer as JSON Schema means one, a number with no fractional part: ``2``
   and ``2.0`` are both 2 (a generated client may send either); ``2.5``, ``"2"`` and
   ``true`` are refused.
-- ``card``, ``suit``: the notation of DESIGN.md ("Cards are written as two characters"),
+- ``card``, ``suit``: the notation of docs/architecture.md ("Cards"),
   documented with its pattern; a card is a value of ``ALL_CARDS``, nothing else.
 - ``enum_of``: a closed set of strings, documented as an ``enum``.
 """

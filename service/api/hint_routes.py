@@ -1,7 +1,7 @@
 """The /v1 endpoints of hints and bid analyses: request one (202), then read it by its Location.
 
 Reading takes ``?wait=SECONDS`` (at most 30): a long-poll that answers as soon as the job is
-no longer pending (service/hints.py), so a client need not poll.
+no longer pending (service/hints/service.py), so a client need not poll.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from flask.views import MethodView
 from service.api.blueprint import PitchBlueprint
 from service.api import hint_schemas
 from service.api.routes import LOCATION, _token
-from service.hints import HintService
+from service.hints.service import HintService
 from service.ports.jobs import BID_ANALYSIS, HINT
 
 hints = PitchBlueprint(

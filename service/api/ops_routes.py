@@ -1,7 +1,7 @@
 """Operations endpoints: readiness (``/readyz``) and Prometheus metrics (``/metrics``).
 
 With ``PITCH_METRICS_PORT`` set, the metrics are served on that port by gunicorn's master
-(service/gunicorn_hooks.py), and ``/metrics`` on the API's port answers 404: the public
+(service/server/hooks.py), and ``/metrics`` on the API's port answers 404: the public
 port shows none of them.
 
 ``/healthz`` (service/api/routes.py) says the process is alive; ``/readyz`` says it can

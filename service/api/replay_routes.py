@@ -18,7 +18,8 @@ from flask.views import MethodView
 from service.api.blueprint import PitchBlueprint
 from service.api import problems, replay_schemas as rs
 from service.api.routes import _token
-from service.audits import AuditService, GameNotFinishedError, IllegalRecordError
+from service.audits.service import AuditService, IllegalRecordError
+from service.errors import GameNotFinishedError
 from service.games import GameService
 
 replays = PitchBlueprint(

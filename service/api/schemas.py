@@ -147,7 +147,7 @@ class ActionRequest(Schema):
 
 class EventOut(Schema):
     version = fields.Integer(required=True)
-    type = enum_of(EVENT_TYPES, "The event's type (DESIGN.md, \"Event types\").", required=True)
+    type = enum_of(EVENT_TYPES, "The event's type (docs/architecture.md, \"Event types\").", required=True)
     data = fields.Dict(required=True, metadata={"description": "The event, with what the caller may not see yet hidden (null)."})
     recorded_at = fields.String(required=True, metadata={"format": "date-time", "description": "When it was stored (UTC)."})
     hash = fields.String(required=True, allow_none=True, metadata={"description": "The event's hash in the game's hash chain (covering every earlier event and what is hidden here); keep the hash of a scored hand to hold the service to it (GET /v1/games/{id}/audit). Null for the events of the deal being played until it is over: with them anyone could test guesses of its hidden cards."})

@@ -179,7 +179,7 @@ def event_stream(subscription: Subscription) -> Response:
     The generator needs no request context (none is kept while the stream is open): the
     subscription holds what it reads through. Under gunicorn's gevent worker, once its first
     frame is out, the stream is pushed through the process's writer thread
-    (service/stream_writer.py); anywhere else it writes each batch itself.
+    (service/server/stream_writer.py); anywhere else it writes each batch itself.
     """
     writer, fd = _writer_of(request.environ)
 
@@ -202,7 +202,7 @@ def event_stream(subscription: Subscription) -> Response:
 
 
 class PushedOutlet(Outlet, Protocol):
-    """An outlet whose bytes a writer outside the event loop sends (service/stream_writer.py)."""
+    """An outlet whose bytes a writer outside the event loop sends (service/server/stream_writer.py)."""
 
     @property
     def behind(self) -> bool:

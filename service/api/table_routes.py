@@ -15,8 +15,7 @@ from flask.views import MethodView
 from service.api import problems, table_schemas as ts
 from service.api.blueprint import PitchBlueprint
 from service.api.routes import _token
-from service.audits import GameNotFinishedError
-from service.errors import GameNotFoundError
+from service.errors import GameNotFinishedError, GameNotFoundError
 from service.games.rematch import Rematches
 from service.games.tables import TableService
 

@@ -1,6 +1,6 @@
 """The service's own web client: the page at ``/`` and its static files under ``/web/``.
 
-The page is one more client of the public API (DESIGN.md "Clients, streams and tables"):
+The page is one more client of the public API (docs/architecture.md "Clients and streams"):
 plain ES modules and CSS written by hand, served as they are from ``service/api/web/``,
 with no build step and no library. Everything it shows comes from ``/v1``; nothing here
 reads a game. The page's routes live in the URL's fragment (``/#/game/ID``), so ``/`` is the

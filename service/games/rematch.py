@@ -20,8 +20,7 @@ from domain.events import SeatSpec
 from domain.state import GameState
 from domain.table_events import RematchCreated
 from domain.tables import COMPUTER, rematch_seats
-from service.audits import GameNotFinishedError
-from service.errors import UnauthorizedError, VersionConflictError
+from service.errors import GameNotFinishedError, UnauthorizedError, VersionConflictError
 from service.games.outbox import DEFAULT_COMPUTER_LEVEL
 from service.games.tables import RETRIES, Claimed, ClockSettings, TableService
 from service.ports.events import GameExistsError

@@ -1,4 +1,4 @@
-"""Running jobs: computer moves, hints and bid analyses, off the request path (DESIGN.md "Workers").
+"""Running jobs: computer moves, hints and bid analyses, off the request path (docs/architecture.md "Jobs").
 
 - ``JobRunner`` (runner.py): claims a job under a lease, keeps the lease with a heartbeat
   while it runs, hands the job to the handler registered for its kind, records the

@@ -1,4 +1,4 @@
-"""Sending jobs to Celery workers by task name only (DESIGN.md: service never imports workers).
+"""Sending jobs to Celery workers by task name only (docs/architecture.md "The direction of imports": service never imports workers).
 
 The message carries the job's id and nothing else; results stay in the database, so the
 broker keeps no results. A job due later (a turn clock) is sent with a countdown.

@@ -1,6 +1,6 @@
 """Where the computer players' pure computations run: here, or in a native thread under gevent.
 
-The server runs under gunicorn's gevent worker (service/gunicorn_app.py), where threads are
+The server runs under gunicorn's gevent worker (service/server/app.py), where threads are
 greenlets sharing one event loop: a computer move, a hint or the first compilation of the
 fast simulator would hold every request and live stream of the process until it is done.
 So when gevent has patched ``threading``, ``compute_runner`` returns a runner that hands each

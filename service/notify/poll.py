@@ -21,7 +21,7 @@ from sqlalchemy import Engine
 from service.notify.bus import LocalBus
 from service.ports.events import StoreUnavailableError
 from service.store.db import deferred_begin
-from service.store.tables import events_table
+from service.store.schema import events_table
 from service.store.translate import unavailable_as_store_error
 
 log = logging.getLogger(__name__)

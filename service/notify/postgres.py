@@ -8,7 +8,7 @@
   channels (service/notify/wire.py), and delivers what arrives into the process's bus
   (service/notify/bus.py). When its connection drops it connects again every second and
   then tells the bus that wake-ups may have been missed, so every stream re-reads.
-  Under gevent (the server's worker, service/gunicorn_app.py) psycopg waits for the
+  Under gevent (the server's worker, service/server/app.py) psycopg waits for the
   socket through gevent's patched ``select``, so the listener is one more greenlet.
 """
 

@@ -1,5 +1,5 @@
 """The ports the use cases depend on: what they need of the event store, the job rows and
-the dispatcher, as protocols and plain values (DESIGN.md "Layout and the direction of imports").
+the dispatcher, as protocols and plain values (docs/architecture.md "The direction of imports").
 
 The adapters implement them: ``service.store`` (one recorder per database, and the job
 rows written in the same transaction as the events they follow) and ``service.jobs``

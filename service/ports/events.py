@@ -1,6 +1,6 @@
 """The event store as the use cases see it: values, errors and the ``EventLog`` protocol.
 
-The guarantees (DESIGN.md "The event store"): an append names the version its caller
+The guarantees (docs/architecture.md "The event store"): an append names the version its caller
 last saw, and of two writers at the same version exactly one wins; a batch commits whole
 or not at all, with the jobs it calls for (the outbox, ``service.ports.jobs``); under an
 idempotency key a repeated request gets the first result back; ``read_all`` never skips

@@ -1,7 +1,7 @@
 """Jobs as the use cases see them: computer moves, hints, bid analyses and turn clocks run off the request path.
 
 A job is a row (``service.store.job_rows``); the message that asks a runner to run it
-carries only its id (DESIGN.md "Workers"). The row moves through these states::
+carries only its id (docs/architecture.md "Jobs"). The row moves through these states::
 
     pending ──claim──▶ running ──▶ done | superseded | failed
                           │ lease expired: claimed again (attempts + 1), at most 3 times,

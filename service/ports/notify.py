@@ -1,7 +1,7 @@
 """Wake-ups for live streams and waiting readers: "a game's log grew", "a job ended".
 
 The event store and the job rows are the truth; a notification only tells the processes
-that serve streams (service/streams) and long-polls (service/hints.py) to look again.
+that serve streams (service/streams) and long-polls (service/hints/service.py) to look again.
 One may arrive twice, late, or never: a stream re-reads the store on its heartbeat and a
 long-poll re-reads its job row every fraction of a second, so a lost one only delays.
 

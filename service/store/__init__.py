@@ -8,7 +8,7 @@
 - ``JobRows`` (service/store/job_rows.py) implements ``JobRepository``: the job rows and
   their leases;
 - engines (db.py), migrations (migrate.py), least-privilege roles (grants.py) and the
-  tables (tables.py).
+  tables, declared once (schema.py).
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ from sqlalchemy.exc import IntegrityError
 from service.ports.jobs import FAILED, MAX_ATTEMPTS, PENDING, RUNNING, MOVE, Job, JobRequest
 from service.store.db import deferred_begin
 from service.store.encoding import stamp, utc_now
-from service.store.tables import jobs_table
+from service.store.schema import jobs_table
 from service.store.translate import unavailable_as_store_error
 
 

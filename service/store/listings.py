@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 from service.ports.tables import Listing, ListingChange
-from service.store.tables import listings_table
+from service.store.schema import listings_table
 
 
 def insert_listing(conn: Connection, listing: Listing, now: str) -> None:

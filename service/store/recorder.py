@@ -66,7 +66,7 @@ from service.store.encoding import (
 )
 from service.store.job_rows import insert_jobs
 from service.store.translate import unavailable_as_store_error
-from service.store.tables import events_table, game_secrets_table, idempotency_keys_table, seats_table
+from service.store.schema import events_table, game_secrets_table, idempotency_keys_table, seats_table
 
 Within = Callable[[Connection, str], None]
 """Statements to run in a write's transaction once its events are stored, given the transaction's stamp."""

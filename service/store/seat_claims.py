@@ -25,7 +25,7 @@ from service.ports.events import AppendResult, NewEvent, SeatRecord
 from service.ports.jobs import JobRequest
 from service.ports.tables import Invite, Listing, ListingChange
 from service.store.listings import change_listing, insert_listing, select_listings
-from service.store.tables import invites_table, seats_table
+from service.store.schema import invites_table, seats_table
 
 if TYPE_CHECKING:
     from service.store.recorder import Recorder

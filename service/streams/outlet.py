@@ -9,7 +9,7 @@ comes (one parked subscriber per channel is its reader).
 
 Everything sent to an outlet is written in the order it was sent, whoever sent it: the
 channel or the subscriber itself. The HTTP layer implements both ports
-(service/api/stream_writer.py writes the bytes from a native thread, outside the event loop).
+(service/server/stream_writer.py writes the bytes from a native thread, outside the event loop).
 """
 
 from __future__ import annotations

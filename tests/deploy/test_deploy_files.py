@@ -23,7 +23,7 @@ from sqlalchemy.engine import make_url
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 GRANT_ROLE = "pitch_app"
-IMAGE_COMMAND = ["gunicorn", "-c", "python:service.gunicorn_conf", "service.api:create_app()"]
+IMAGE_COMMAND = ["gunicorn", "-c", "python:service.server.conf", "service.api:create_app()"]
 
 
 def _compose() -> dict[str, Any]:
@@ -100,7 +100,7 @@ def test_the_image_installs_pinned_read_only_and_compiles_the_kernels_as_its_use
     assert steps.index(("RUN", "pitch compile")) > user_at, "the kernels are compiled by the user who runs them"
     cmd = next(arguments for instruction, arguments in steps if instruction == "CMD")
     assert yaml.safe_load(cmd) == IMAGE_COMMAND
-    assert importlib.util.find_spec("service.gunicorn_conf") is not None
+    assert importlib.util.find_spec("service.server.conf") is not None
 
 
 def test_the_units_use_the_packages_gunicorn_config_and_a_cache_folder() -> None:

@@ -1,4 +1,4 @@
-"""The option table is derived from the fields of ``Rules`` (DESIGN.md "Rules").
+"""The option table is derived from the fields of ``Rules`` (docs/architecture.md "Rules").
 
 Each option is declared once, as a field of ``Rules``: its type (a string option's is the
 Literal of its values), its default, and metadata carrying its description, range and

@@ -1,6 +1,6 @@
 """The scoring and game-over options as a client sets them: values and contradictions.
 
-Contradictory combinations raise RulesError naming both options (DESIGN.md "Rules").
+Contradictory combinations raise RulesError naming both options (docs/architecture.md "Rules").
 """
 
 from __future__ import annotations

@@ -31,11 +31,11 @@ def app(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable
 
 
 if __name__ == "__main__":
-    from service.gunicorn_app import prepare_gevent
+    from service.server.app import prepare_gevent
 
     prepare_gevent()
     from service.config import Settings
-    from service.gunicorn_app import run_gunicorn
+    from service.server.app import run_gunicorn
     from service.logs import configure_logging
 
     configure_logging()

@@ -1,5 +1,5 @@
 """What gunicorn answers by itself, over a real socket: problem+json like every error of the app,
-and a request timeout that holds under the gevent worker (service/gunicorn_worker.py), for a
+and a request timeout that holds under the gevent worker (service/server/worker.py), for a
 request that waits and for one that computes.
 """
 

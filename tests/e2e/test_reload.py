@@ -1,4 +1,4 @@
-"""The image's command (``gunicorn -c python:service.gunicorn_conf 'service.api:create_app()'``) on
+"""The image's command (``gunicorn -c python:service.server.conf 'service.api:create_app()'``) on
 PostgreSQL: clients in a loop through two ``kill -HUP`` reloads and through ``max_requests``
 recycling get every answer (0 failures); a second server on the same port is an error at
 start and takes none of the traffic; the start line names the address.
@@ -27,7 +27,7 @@ from tests.faults.waiting import wait_for
 
 CLIENTS = 6
 MAX_REQUESTS = 60  # each worker is recycled after 60 to 66 requests
-IMAGE_COMMAND = [str(BIN / "gunicorn"), "-c", "python:service.gunicorn_conf", "service.api:create_app()"]
+IMAGE_COMMAND = [str(BIN / "gunicorn"), "-c", "python:service.server.conf", "service.api:create_app()"]
 
 
 class LoopingClient(threading.Thread):

@@ -95,10 +95,10 @@ def test_hostile_requests_get_problems_not_server_errors(server: str) -> None:
 
 @pytest.mark.e2e
 def test_a_keep_alive_connection_is_closed_after_its_hundredth_request(server: str) -> None:
-    """service/gunicorn_hooks.py: so that long-lived connections come back to be spread over the workers."""
+    """service/server/hooks.py: so that long-lived connections come back to be spread over the workers."""
     import http.client
 
-    from service.gunicorn_hooks import KEEPALIVE_REQUESTS
+    from service.server.hooks import KEEPALIVE_REQUESTS
 
     connection = http.client.HTTPConnection("127.0.0.1", int(server.rsplit(":", 1)[1]), timeout=10)
     try:

@@ -24,7 +24,7 @@ import redis
 from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.ports.jobs import DONE, FAILED, MOVE, PENDING, RUNNING, SUPERSEDED
-from service.store.tables import jobs_table
+from service.store.schema import jobs_table
 from service.store.migrate import upgrade
 from tests.dbs import postgres_database
 from tests.faults.logs import check_game

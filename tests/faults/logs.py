@@ -27,7 +27,7 @@ from service.hashing import canonical_json
 from service.games.state_cache import fold
 from service.store import open_event_store
 from service.ports.events import StoredEvent
-from service.store.tables import idempotency_keys_table
+from service.store.schema import idempotency_keys_table
 from tests.faults.players import Player
 
 # The event that opens each action's batch, and the fields of it the action names.

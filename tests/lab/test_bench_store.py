@@ -7,7 +7,7 @@ import re
 
 from click.testing import CliRunner
 
-from service.cli import main
+from service.cli.main import main
 
 
 def test_the_store_benchmark_reports_every_operation_and_a_ratio_per_backend() -> None:

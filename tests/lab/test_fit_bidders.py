@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from click.testing import CliRunner
 
-from service.cli import main
+from service.cli.main import main
 from lab.fit_bidders import auction, fit_bidders
 
 

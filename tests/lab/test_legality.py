@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from domain.actions import PlayCard
 from domain.ai.players import Hint
 from lab import legality
-from service.cli import main
+from service.cli.main import main
 from lab.legality import Tally, check_levels, play_checked, tasks_of
 from lab.selfplay import selfplay
 

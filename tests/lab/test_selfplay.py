@@ -5,7 +5,7 @@ from __future__ import annotations
 from click.testing import CliRunner
 
 from lab.bench import bench_ai
-from service.cli import main
+from service.cli.main import main
 from lab.selfplay import selfplay
 
 

@@ -1,4 +1,4 @@
-"""``pitch replay``'s text of a hand (service/audit_text.py): every call of the auction in words."""
+"""``pitch replay``'s text of a hand (service/audits/text.py): every call of the auction in words."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from rich.console import Console
 
 from domain.hand_view import game_hand_view
 from domain.presets import resolve_rules
-from service.audit_text import hand_renderable
+from service.audits.text import hand_renderable
 from tests.domain.helpers import DEAL_A, game_with
 
 

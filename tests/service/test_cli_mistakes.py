@@ -44,7 +44,7 @@ def test_a_bad_option_is_one_line(argv: list[str], words: list[str], tmp_path: P
 def test_a_bad_setting_is_one_line_naming_the_variable(tmp_path: Path) -> None:
     _one_line(_run([str(PITCH), "serve"], tmp_path, PITCH_PORT="abc"), "PITCH_PORT", "'abc'")
     _one_line(_run([str(PITCH), "db", "upgrade"], tmp_path, PITCH_LOG_LEVEL="loud"), "PITCH_LOG_LEVEL")
-    gunicorn = _run([str(GUNICORN), "-c", "python:service.gunicorn_conf", "service.api:create_app()"], tmp_path,
+    gunicorn = _run([str(GUNICORN), "-c", "python:service.server.conf", "service.api:create_app()"], tmp_path,
                     PITCH_WORKERS="many")
     _one_line(gunicorn, "PITCH_WORKERS", "'many'")
 

@@ -19,7 +19,7 @@ from sqlalchemy import Engine
 from domain.views import NOTHING_HIDDEN
 from service.ports.events import ConcurrencyError, NewEvent
 from service.store import open_event_store
-from service.store.tables import events_table
+from service.store.schema import events_table
 
 WRITERS = 8
 VERSIONS = 250
@@ -95,7 +95,7 @@ def _failing_row(engine: Engine, table: str, game_id: str, version: int | None) 
 
 
 # The database fails the append after each of the batch's rows in turn, after the key's
-# row and after the game's head: whatever had gone in goes out with it (DESIGN.md, "The
+# row and after the game's head: whatever had gone in goes out with it (docs/architecture.md "The
 # event store": a batch commits whole or not at all).
 @pytest.mark.parametrize(
     ("table", "row"),

@@ -28,7 +28,7 @@ from service.store import open_event_store
 from service.store.recorder import Recorder
 from service.store.postgres import PostgresRecorder
 from service.ports.events import NewEvent
-from service.store.tables import events_table
+from service.store.schema import events_table
 
 WRITERS = 6
 APPENDS = 12  # per writer and run

@@ -22,7 +22,7 @@ from service.ports.events import ConcurrencyError, GameHead, NewEvent, StoreErro
 from service.ports.jobs import MOVE, JobRequest
 from service.store import open_event_store
 from service.store.recorder import Recorder
-from service.store.tables import game_heads_table
+from service.store.schema import game_heads_table
 from tests.service.api.replay_helpers import choose
 
 IN_PLAY = Concealment(deal=1, since=2)

@@ -1,4 +1,4 @@
-"""The server's worker model: gevent, with psycopg 3 waiting cooperatively (service/gunicorn_app.py).
+"""The server's worker model: gevent, with psycopg 3 waiting cooperatively (service/server/app.py).
 
 psycopg picks how it waits for its socket when it is imported: its C wait blocks the whole
 process, its Python waits go through ``select``, which gevent patches. So the server
@@ -23,7 +23,7 @@ from tests.dbs import postgres_database
 
 COOPERATIVE = textwrap.dedent("""
     import json, sys, time
-    from service.gunicorn_app import prepare_gevent
+    from service.server.app import prepare_gevent
     prepare_gevent()
     import gevent, psycopg.waiting, sqlalchemy as sa
     from service.jobs.offload import compute_runner, in_native_thread
@@ -76,7 +76,7 @@ def test_psycopg_queries_wait_cooperatively_under_gevent(postgres_url: str) -> N
 
 
 def test_patching_after_psycopg_was_imported_is_refused() -> None:
-    script = "import psycopg\nfrom service.gunicorn_app import prepare_gevent\nprepare_gevent()\n"
+    script = "import psycopg\nfrom service.server.app import prepare_gevent\nprepare_gevent()\n"
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert result.returncode != 0
     assert "patch for gevent before psycopg is imported" in result.stderr

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from psycopg import errors
 from sqlalchemy.engine import make_url
 
-from service.cli import main
+from service.cli.main import main
 from domain.views import NOTHING_HIDDEN, Concealment
 from service.ports.events import GameHead, NewEvent, SeatRecord
 from service.ports.jobs import JobRequest

@@ -15,7 +15,7 @@ from service.store.migrate import current, downgrade, upgrade
 from service.games import GameService
 from service.store import open_event_store
 from service.ports.events import NewEvent
-from service.store.tables import metadata
+from service.store.schema import metadata
 from tests.dbs import postgres_database, sqlite_url
 
 STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings"}

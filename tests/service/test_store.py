@@ -1,4 +1,4 @@
-"""The event store's contract, run on SQLite and on PostgreSQL alike (DESIGN.md, "The event store")."""
+"""The event store's contract, run on SQLite and on PostgreSQL alike (docs/architecture.md "The event store")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The stream writer (service/stream_writer.py) on real sockets: the native thread that writes the
+"""The stream writer (service/server/stream_writer.py) on real sockets: the native thread that writes the
 pushed streams' chunks, many sockets at once through its kernel, a socket that cannot take
 more later, and lets go of each socket before its response ends.
 
@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from service.stream_writer import KERNEL_FROM, SocketOutlet, StreamWriter
+from service.server.stream_writer import KERNEL_FROM, SocketOutlet, StreamWriter
 from service.streams import Item, Message
 
 

@@ -28,14 +28,14 @@ from domain.evolve import evolve, replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
 from domain.presets import resolve_rules
-from service.audits import AuditService
+from service.audits.service import AuditService
 from service.store.db import make_engine
 from service.games import GameService
 from service.hashing import canonical_json, chain_hash
 from service.store import open_event_store
 from service.store.recorder import Recorder
 from service.ports.events import NewEvent, SeatRecord
-from service.store.tables import events_table
+from service.store.schema import events_table
 from tests.service.test_store import drop_append_only_triggers
 
 EVENTS = 1000

@@ -29,7 +29,7 @@ from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.store.migrate import upgrade
 from service.ports.jobs import CLOCK, DONE, MOVE, RUNNING
-from service.store.tables import jobs_table
+from service.store.schema import jobs_table
 from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.table_client import Table, seed_dealt_by

@@ -1,8 +1,8 @@
 """The fast simulator: playouts of the play phase on int arrays, compiled by numba.
 
-DESIGN.md "Computer players": the rollouts run on a fast simulator whose results are
+docs/architecture.md "Computer players": the rollouts run on a fast simulator whose results are
 checked against the reference reducers by a test (tests/domain/ai/test_fastsim.py).
-The tables (tables.py) are read from the reference modules per (rules, trump); the
+The lookup tables (lookups.py) are read from the reference modules per (rules, trump); the
 kernel (kernel.py) plays a position (position.py) to the end of its hand with every seat
 choosing from a forced card sequence, then uniformly at random or by level 3's play
 rules; hand_score.py turns the sides' points and tricks into score changes.
@@ -32,7 +32,7 @@ from domain.ai.fastsim.kernel import (
 from domain.ai.fastsim.play_evidence import play_weights
 from domain.ai.fastsim.position import Position, is_supported, plays_from_deal, position_of
 from domain.ai.fastsim.starts import auction_rows, declare_rows
-from domain.ai.fastsim.tables import CARDS, INDEX, N_CARDS, SIDES
+from domain.ai.fastsim.lookups import CARDS, INDEX, N_CARDS, SIDES
 from domain.ai.fastsim.values import Values
 from domain.errors import IllegalActionError
 from domain.state import GameState

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.ai.fastsim.kernel import _bits, _nth_bit, hot
-from domain.ai.fastsim.tables import GAME, M_TRUMP, TRUMP
+from domain.ai.fastsim.lookups import GAME, M_TRUMP, TRUMP
 
 # Slots of the auction's settings.
 A_PLAYERS = 0

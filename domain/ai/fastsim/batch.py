@@ -19,7 +19,7 @@ import numpy as np
 from domain.ai.fastsim.kernel import (
     POLICY_LEVEL3, S_TWO, WORK_ROWS, WORK_WIDTH, hot, jit, playout,
 )
-from domain.ai.fastsim.tables import PLAYERS, SIDES
+from domain.ai.fastsim.lookups import PLAYERS, SIDES
 
 # Columns of an outcome row.
 O_STATUS = 0

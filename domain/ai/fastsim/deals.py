@@ -20,7 +20,7 @@ from domain.ai.fastsim.batch import play_deals, row_width
 from domain.ai.fastsim.dealer import deal_many
 from domain.ai.fastsim.kernel import S_TWO
 from domain.ai.fastsim.position import position_of
-from domain.ai.fastsim.tables import INDEX, SUIT, Array, tables_of
+from domain.ai.fastsim.lookups import INDEX, SUIT, Array, tables_of
 from domain.ai.knowledge import HIDDEN, STOCK, Knowledge
 from domain.state import GameState
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.ai.fastsim.kernel import _bits, hot
-from domain.ai.fastsim.tables import ABOVE, COST, LOW_TWO, M_DECK, M_TRUMP, SHED, TRUMP
+from domain.ai.fastsim.lookups import ABOVE, COST, LOW_TWO, M_DECK, M_TRUMP, SHED, TRUMP
 
 # Slots of the discarding settings.
 D_PLAYERS = 0

@@ -32,7 +32,7 @@ from domain.ai.fastsim.kernel import (
     ERROR_STUCK, POLICY_LEVEL3, S_LEADER, S_MAKERS, S_OUT, S_SIZE, S_TO_ACT, S_TWO, WORK_ROWS, WORK_WIDTH, _nth_bit,
     hot, jit, playout,
 )
-from domain.ai.fastsim.tables import M_TRUMP, N_CARDS, TRUMP_ONLY
+from domain.ai.fastsim.lookups import M_TRUMP, N_CARDS, TRUMP_ONLY
 
 MODE_AUCTION = 0
 MODE_DECLARE = 1

@@ -31,7 +31,7 @@ from domain.ai.fastsim.kernel import (
 )
 from domain.ai.fastsim.position import played_tables
 from domain.ai.fastsim.starts import discard_settings, suits_of, SUITS
-from domain.ai.fastsim.tables import INDEX, N_CARDS, Array
+from domain.ai.fastsim.lookups import INDEX, N_CARDS, Array
 from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.discarding import choice
 from domain.state import GameState, Phase

@@ -20,7 +20,7 @@ from domain.ai.bidders import INPUTS, BidderModel, Call
 from domain.ai.fastsim.callers import CONTEXT_AT, call_score, hand_inputs
 from domain.ai.fastsim.deals import Deals
 from domain.ai.fastsim.kernel import jit
-from domain.ai.fastsim.tables import INDEX, Array
+from domain.ai.fastsim.lookups import INDEX, Array
 
 @jit
 def _weights(

@@ -6,7 +6,7 @@ following rules, trump only, revokes standing under the penalty option), a compl
 trick goes to ``trick_winner``'s winner (domain/trumps.py), a seat out of trump sits out
 (``SatOut``), a hand whose points are decided is completed by claims.completion's policy
 (``HandFinishedEarly``), and the points of domain/points.py are counted per side. The
-card facts come from tables.py. A seat chooses its card from a forced sequence first,
+card facts come from lookups.py. A seat chooses its card from a forced sequence first,
 then by ``POLICY_RANDOM`` (uniform over its legal cards, xorshift64*) or
 ``POLICY_LEVEL3`` (domain/ai/policies.py ``level3``'s play rules, tie for tie in hand
 order). Without numba the same functions run as plain Python.
@@ -66,7 +66,7 @@ except ImportError:  # pragma: no cover - numba is a dependency; this keeps the 
 
 from domain.ai.policies import STAKE
 from domain.ai.fastsim.bits import lowest_bit, popcount
-from domain.ai.fastsim.tables import (
+from domain.ai.fastsim.lookups import (
     ABOVE, CAPTURE, COST, FINISH_EARLY, FIRST_LEAD, GAME_POINT, GAME_TIE_MAKERS, GIFT, HIGH_ACE,
     JOKER_FIRST_LEAD, LAST_TRICK, LOW_POINT, LOW_TWO, M_DECK, M_JOKER, M_LIVE, M_SUIT, M_TRUMP,
     MUST_TRUMP, NOT_LOW, OR_TRUMP, PIPS, PLAYERS, PRINTED, RANK, REVOKE_PENALTY, SIDES, SPADE,

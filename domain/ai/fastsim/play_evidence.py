@@ -31,7 +31,7 @@ from domain.ai.fastsim.batch import hand_counts
 from domain.ai.fastsim.deals import Deals
 from domain.ai.fastsim.kernel import S_PLAYS, _in_order, _legal_by, _level3, hot, jit, play_rules
 from domain.ai.fastsim.position import is_supported, position_of
-from domain.ai.fastsim.tables import M_DECK, M_JOKER, M_SUIT, M_TRUMP, PLAYERS, SUIT, TRUMP
+from domain.ai.fastsim.lookups import M_DECK, M_JOKER, M_SUIT, M_TRUMP, PLAYERS, SUIT, TRUMP
 from domain.ai.knowledge import Knowledge
 
 

@@ -22,7 +22,7 @@ from typing import Sequence
 import numpy as np
 
 from domain.ai.fastsim.kernel import S_LEADER, S_MAKERS, S_OUT, S_PLAYS, S_SIZE, S_TO_ACT, S_TRICKS, S_TWO
-from domain.ai.fastsim.tables import INDEX, REVOKE_PENALTY, Array, Tables, tables_of
+from domain.ai.fastsim.lookups import INDEX, REVOKE_PENALTY, Array, Tables, tables_of
 from domain.rules import Rules
 from domain.state import GameState, Phase
 

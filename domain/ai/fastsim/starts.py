@@ -29,7 +29,7 @@ from domain.ai.fastsim.discards import (
     D_SLOTS, D_TAKER,
 )
 from domain.ai.fastsim.fromdeal import MODE_AUCTION, MODE_DECLARE, from_deals
-from domain.ai.fastsim.tables import INDEX, N_CARDS, PRINTED, Array, Tables, tables_of
+from domain.ai.fastsim.lookups import INDEX, N_CARDS, PRINTED, Array, Tables, tables_of
 from domain.ai.knowledge import HIDDEN, Knowledge
 from domain.ai.tactics import HELD_LOW, bid_scale
 from domain.bidding import highest_bid

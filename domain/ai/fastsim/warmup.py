@@ -8,7 +8,7 @@ import numpy as np
 
 from domain.ai.fastsim.kernel import S_LEADER, S_SIZE, S_TO_ACT
 from domain.ai.fastsim.position import Position
-from domain.ai.fastsim.tables import INDEX, N_CARDS, tables_of
+from domain.ai.fastsim.lookups import INDEX, N_CARDS, tables_of
 from domain.cards import standard_deck
 from domain.rules import Rules
 from domain.state import GameState

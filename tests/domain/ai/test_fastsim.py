@@ -1,6 +1,6 @@
 """The fast simulator (domain/ai/fastsim) against the reference reducers.
 
-DESIGN.md "Computer players": the rollouts run on a fast simulator whose results are
+docs/architecture.md "Computer players": the rollouts run on a fast simulator whose results are
 checked against the reference reducers. For thousands of random deals under every
 option set of tests/strategies.py and every named game's scoring of
 tests/domain/scoring_presets.py, from the first lead or some way into the play, the same

@@ -19,7 +19,7 @@ import pytest
 from domain.ai import inference
 from domain.ai.fastsim.deals import Deals, deal
 from domain.ai.fastsim.play_evidence import play_weights, reads_plays
-from domain.ai.fastsim.tables import INDEX
+from domain.ai.fastsim.lookups import INDEX
 from domain.ai.knowledge import Knowledge, knowledge_of
 from domain.ai.players import choose, hint
 from domain.ai.policies import level3

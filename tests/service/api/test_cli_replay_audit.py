@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 from flask.testing import FlaskClient
 
-from service.cli import main
+from service.cli.main import main
 from service.games import GameService
 from tests.service.api.replay_helpers import play_game
 

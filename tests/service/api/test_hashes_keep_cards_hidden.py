@@ -1,7 +1,7 @@
 """The chain hashes shown never let a caller guess a hidden card.
 
-DESIGN.md: "a token sees its own cards only, and nobody sees a card before the rules reveal
-it". An event's hash covers its hidden cards (service/hashing.py), and everything else it
+docs/api.md "What a caller sees": a token sees its own cards only, and nobody sees a card
+before the rules reveal it. An event's hash covers its hidden cards (service/hashing.py), and everything else it
 covers (game id, version, type, the shown fields, the time) is shown. Given the hash
 before a hidden draw and the draw's own, a seat could hash every guess of the few cards
 drawn until one matched: seat 0 recovered seat 1's three drawn cards in about a second.

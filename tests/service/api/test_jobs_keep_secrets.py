@@ -1,6 +1,6 @@
 """Jobs never carry the game's secret: not in their stored request or result, nor in messages.
 
-DESIGN.md keeps the seed outside the log until its reveal; a job's row and its message are
+docs/architecture.md "The event store" keeps the seed outside the log until its reveal; a job's row and its message are
 no exception. A server-seeded game with computer seats plays a hand, a hint and a bid
 analysis are asked for, and every job row is scanned for the secret and unrevealed keys.
 """

@@ -16,7 +16,7 @@ what each caller may see at each version:
 - once a deal is over (its hand is scored, or it is thrown in and its key revealed, or the
   game ends) every card of that deal, the stock and kitty included. docs/api.md, "What a
   caller sees" ("Another seat's dealt cards, the stock and face-down rows are hidden until
-  their deal is over; the event feed shows them in full after that") and DESIGN.md (each deal's key is revealed when that
+  their deal is over; the event feed shows them in full after that") and docs/architecture.md "The event store" (each deal's key is revealed when that
   hand ends, the seed at GameEnded) make a finished deal public: from its key anyone can
   recompute its whole deck order.
 

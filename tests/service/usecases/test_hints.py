@@ -1,4 +1,4 @@
-"""Hints and bid analyses (service/hints.py) over in-memory fakes: stored as jobs, sent, read back by their seat."""
+"""Hints and bid analyses (service/hints/service.py) over in-memory fakes: stored as jobs, sent, read back by their seat."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from domain.errors import IllegalActionError
 from service.errors import UnauthorizedError
 from service.games import GameService
-from service.hints import HintService
+from service.hints.service import HintService
 from service.jobs.handlers import default_handlers
 from service.jobs.runner import JobRunner
 from service.ports.jobs import HINT

@@ -13,7 +13,7 @@ event loop goes on serving requests meanwhile. (Writing with ``os.write`` in a l
 hand the interpreter back and forth at every socket, and each hand-over costs the event
 loop's thread a wait: a thousand per change.)
 
-Each gevent worker process has one writer (service/gunicorn_worker.py), handed to the app in
+Each gevent worker process has one writer (service/server/worker.py), handed to the app in
 the request's environ as ``pitch.stream_writer``. The response stays gunicorn's: it sends
 the headers and the first frame, and after the stream the closing chunk. In between, every byte goes through the writer, in the order it
 was sent: whole chunks of the chunked transfer coding gunicorn chose, so the body stays

@@ -25,7 +25,7 @@ class PitchGroup(click.Group):
         from sqlalchemy.exc import DBAPIError
 
         from service.config import SettingsError
-        from service.gunicorn_app import PortInUseError
+        from service.server.app import PortInUseError
         from service.jobs.warm import KernelCacheError
 
         try:

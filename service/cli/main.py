@@ -2,43 +2,15 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 from pathlib import Path
-from typing import Any
 
 import click
 
-from service.cli_audit import audit, replay
-from service.cli_errors import PitchGroup
+from service.cli.audit import audit, replay
+from service.cli.lazy import LazyGroup
 from service.config import Settings
-
-
-class LazyGroup(PitchGroup):
-    """A group whose commands from elsewhere are imported only when one of them is asked for."""
-
-    def __init__(self, *args: Any, lazy: dict[str, str] | None = None, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.lazy = lazy or {}
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        """Return every command's name, the lazy ones included."""
-        return sorted([*super().list_commands(ctx), *self.lazy])
-
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
-        """Return the command, importing it first when it is a lazy one."""
-        if cmd_name in self.lazy:
-            command = load(self.lazy[cmd_name])
-            assert isinstance(command, click.Command)
-            return command
-        return super().get_command(ctx, cmd_name)
-
-
-def load(target: str) -> Any:
-    """Return the object ``module:name`` names, importing its module now (the research tools load so)."""
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 # The research tools (lab/) ship beside the service but are never imported by it.
@@ -68,7 +40,7 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     in the directory PROMETHEUS_MULTIPROC_DIR names (a fresh temporary one when it is unset),
     so that /metrics adds up every process's.
     """
-    from service.gunicorn_app import bind_address, check_port_free, prepare_gevent, run_gunicorn
+    from service.server.app import bind_address, check_port_free, prepare_gevent, run_gunicorn
 
     prepare_gevent()  # first: psycopg must be imported into a patched standard library
     from service.jobs.warm import prepare_kernel_cache
@@ -140,7 +112,7 @@ def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
     if settings.worker_metrics_port is not None:
         prepare_metrics_dir(2)  # the pool's processes keep their metrics in files the endpoint adds up
     compile_ahead()
-    # The workers are reached by name, never imported by service (DESIGN.md "Layout").
+    # The workers are reached by name, never imported by service (docs/architecture.md "The direction of imports").
     # Quiet: no banner (workers/app.py logs what it shows as one JSON line).
     argv = [sys.executable, "-m", "celery", "--quiet", "--app", "workers.main", "worker", "--loglevel", "INFO",
             "--pool", pool]

@@ -1,7 +1,7 @@
 """The gunicorn worker the API runs: gevent, with a request timeout that holds and problem+json errors.
 
 - gevent: each request and each open live stream is a greenlet on the process's event
-  loop (service/gunicorn_app.py says why).
+  loop (service/server/app.py says why).
 - The request timeout (``PITCH_REQUEST_TIMEOUT``) holds both ways a request can outstay it.
   A request that waits (on the database, a lock, a socket) is ended by the worker once it
   has run longer than the timeout: its greenlet is interrupted where it waits (a
@@ -17,7 +17,7 @@
   all through ``gunicorn.util.write_error``; the worker process puts ``write_problem`` in
   its place when it starts.
 - Live streams that have caught up are written by the process's stream writer, a native
-  thread (service/stream_writer.py), handed to the app in each request's environ; not on
+  thread (service/server/stream_writer.py), handed to the app in each request's environ; not on
   a TLS socket, whose bytes only the event loop's socket may write.
 """
 
@@ -93,7 +93,7 @@ class PitchWorker(GeventWorker):  # type: ignore[misc]
             return
         from service.api.sse import chunk
         from service.api.streams import WRITER_KEY
-        from service.stream_writer import StreamWriter
+        from service.server.stream_writer import StreamWriter
 
         writer = StreamWriter(chunk)
         super().load_wsgi()

@@ -2,21 +2,21 @@
 
 ``gunicorn_options`` is every setting; ``run_gunicorn`` serves an app with them in this
 process (``pitch serve``, and ``pitch bench api``'s and ``pitch bench stream``'s servers, so
-that the benchmarks measure the server as deployed); ``service/gunicorn_conf.py`` hands them
-to the ``gunicorn`` command (``gunicorn -c python:service.gunicorn_conf 'service.api:create_app()'``).
+that the benchmarks measure the server as deployed); ``service/server/conf.py`` hands them
+to the ``gunicorn`` command (``gunicorn -c python:service.server.conf 'service.api:create_app()'``).
 
-- Workers: gevent (service/gunicorn_worker.py). Each process serves its requests and its
+- Workers: gevent (service/server/worker.py). Each process serves its requests and its
   open live streams as greenlets on one event loop, so a thousand open streams
   (service/api/streams.py) take a thousand small greenlets and sockets, not a thousand
   threads; the ones that have caught up are written by the process's stream writer, a
-  native thread (service/stream_writer.py), so their messages do not hold the loop. ``PITCH_CONNECTIONS`` caps the
+  native thread (service/server/stream_writer.py), so their messages do not hold the loop. ``PITCH_CONNECTIONS`` caps the
   connections per process (gunicorn's ``worker_connections``). The standard library is
   patched for gevent (``prepare_gevent``) before anything imports psycopg, so that psycopg 3
   waits for its sockets through gevent instead of blocking the process (psycopg picks its
   wait function when it is imported); the computer players' computations run in native
   threads (service/jobs/offload.py). The request timeout: gunicorn's master replaces a
   worker whose loop is held longer than it, and a request that waits longer is ended by
-  its worker (service/gunicorn_worker.py); the worker answers the errors gunicorn answers
+  its worker (service/server/worker.py); the worker answers the errors gunicorn answers
   itself as problem+json.
 - One listening socket, made by the master and shared by its workers. A worker that stops
   (a ``kill -HUP`` reload, ``max_requests`` recycling, a crash) leaves the socket open with
@@ -24,14 +24,14 @@ to the ``gunicorn`` command (``gunicorn -c python:service.gunicorn_conf 'service
   stops the start with an error. (``reuse_port`` gave each worker a socket of its own: the
   connections queued on a stopping worker's socket were reset, and a second server on the
   same port silently took half the traffic.) A keep-alive connection is closed after its
-  100th request (service/gunicorn_hooks.py), so a few long-lived connections do not stick
+  100th request (service/server/hooks.py), so a few long-lived connections do not stick
   to one worker for good.
 - ``max_requests`` (``PITCH_MAX_REQUESTS``, with a jitter of a tenth) recycles a worker
   after that many requests, as a guard against slow leaks.
 - No access log (the app logs each request with its id, service/api/observe.py); JSON log
   lines (service/logs.py); gunicorn's control socket off (it would be one file in the
   home folder, shared by every server the user runs).
-- Hooks (service/gunicorn_hooks.py): the kernels compiled before the workers start; the
+- Hooks (service/server/hooks.py): the kernels compiled before the workers start; the
   metrics port served by the master; a stopping worker's live streams ended at once; dead
   workers' live gauges forgotten.
 """
@@ -46,7 +46,7 @@ from typing import Any, Final
 
 from service.config import Settings
 
-WORKER_CLASS: Final = "service.gunicorn_worker.PitchWorker"
+WORKER_CLASS: Final = "service.server.worker.PitchWorker"
 GRACEFUL_TIMEOUT = 30
 KEEPALIVE_SECONDS = 5
 
@@ -76,7 +76,7 @@ def check_port_free(host: str, port: int, variable: str = "PITCH_PORT") -> None:
 
 def gunicorn_options(settings: Settings, bind: str, processes: int) -> dict[str, Any]:
     """Return gunicorn's settings for serving the API of ``settings`` on ``bind`` with ``processes`` workers."""
-    from service import gunicorn_hooks
+    from service.server import hooks as gunicorn_hooks
     from service.logs import gunicorn_logconfig
 
     return {
@@ -94,7 +94,7 @@ def gunicorn_options(settings: Settings, bind: str, processes: int) -> dict[str,
         "errorlog": "-",
         "loglevel": settings.log_level,
         "logconfig_dict": gunicorn_logconfig(settings.log_level),
-        "logger_class": "service.gunicorn_hooks.AppLogger",
+        "logger_class": "service.server.hooks.AppLogger",
         "control_socket_disable": True,
         "on_starting": gunicorn_hooks.on_starting,
         "on_reload": gunicorn_hooks.on_reload,

@@ -6,7 +6,7 @@ here reads the game's secret: a deal's cards are shown in full only once the rul
 them, and keys and seed only as their reveal events publish them.
 
     IllegalRecordError (an IllegalActionError)  a record's action the rules refuse (422)
-    GameNotFinishedError (an AppError)          the whole record of a running game   (409)
+    GameNotFinishedError (service/errors.py)   the whole record of a running game   (409)
 """
 
 from __future__ import annotations
@@ -24,13 +24,9 @@ from domain.hand_view import game_hand_view, hand_view
 from domain.records import HandRecord, parse_record, record_data, records_of_game
 from domain.state import INITIAL
 from domain.views import concealment, is_deal_finished, is_hash_shown
-from service.errors import AppError, GameNotFoundError
+from service.errors import GameNotFinishedError, GameNotFoundError
 from service.games import GameService, is_game_id
 from service.ports.events import StoredEvent
-
-
-class GameNotFinishedError(AppError):
-    """The whole record of a game is given once the game has ended."""
 
 
 class IllegalRecordError(IllegalActionError):

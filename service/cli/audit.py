@@ -23,7 +23,7 @@ from service.config import Settings
 
 @contextmanager
 def _audits() -> Iterator[Any]:
-    from service.audits import AuditService
+    from service.audits.service import AuditService
     from service.store.db import make_engine
     from service.games import GameService
     from service.store import open_event_store
@@ -45,7 +45,7 @@ def _fail(error: Exception, status: int = 2) -> None:
 @click.option("--hand", "number", type=click.IntRange(min=1), default=None, help="Only this hand (from 1); default every hand.")
 def replay(game: str, number: int | None) -> None:
     """Replay a game's hands: the deal, the bidding, every trick and the score."""
-    from service.audit_text import hand_renderable, print_renderable
+    from service.audits.text import hand_renderable, print_renderable
     from service.errors import AppError
     from service.ports.events import StoreError
 
@@ -95,7 +95,7 @@ def audit(game: str | None, record_file: str | None, selfcheck_hands: int | None
 
 
 def _audit_game(game: str) -> None:
-    from service.audit_text import game_audit_renderable, print_renderable
+    from service.audits.text import game_audit_renderable, print_renderable
     from service.errors import AppError
     from service.ports.events import StoreError
 
@@ -112,8 +112,8 @@ def _audit_game(game: str) -> None:
 
 def _audit_records(path: str) -> None:
     from domain.errors import PitchError
-    from service.audit_text import print_renderable, record_audit_renderable
-    from service.audits import IllegalRecordError, audit_record
+    from service.audits.text import print_renderable, record_audit_renderable
+    from service.audits.service import IllegalRecordError, audit_record
 
     status = 0
     for index, data in enumerate(_records(path)):
@@ -136,7 +136,7 @@ def _selfcheck(hands: int) -> None:
 
     from rich.progress import Progress
 
-    from service.cli import load
+    from service.cli.lazy import load
 
     selfcheck = load("lab.selfcheck:selfcheck")
 

@@ -1,6 +1,6 @@
 """Replays and audits as terminal text (rich): the tables ``pitch replay`` and ``pitch audit`` print.
 
-Each function takes the same JSON-ready dicts the API answers with (service/audits.py),
+Each function takes the same JSON-ready dicts the API answers with (service/audits/service.py),
 so the terminal and the API always say the same thing.
 """
 
