@@ -14,10 +14,11 @@ or the next deal, which after everyone passed or a misdeal is the same hand deal
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, TypeVar
 
 from domain.actions import (
-    Claim, Command, DeclareMisdeal, DeclareSmudge, DeclareTrump, Discard, MakeBid, Pass, PlayCard,
+    COMMANDS, Claim, Command, DeclareMisdeal, DeclareSmudge, DeclareTrump, Discard, MakeBid, Pass, PlayCard,
     PlayFaceDown, RunIt, TakeSet,
 )
 from domain.bidding import check_bid, check_misdeal, check_pass, check_run, check_smudge, check_take_set
@@ -39,11 +40,8 @@ from domain.scoring import Settlement, game_result, score_hand, settle_hand
 from domain.state import GameState, HandState, Phase
 from domain.trumps import trick_winner
 
-_PHASE_OF: dict[type[Any], Phase] = {
-    MakeBid: Phase.BIDDING, Pass: Phase.BIDDING, TakeSet: Phase.BIDDING, RunIt: Phase.BIDDING,
-    DeclareMisdeal: Phase.BIDDING, DeclareSmudge: Phase.BIDDING, DeclareTrump: Phase.DECLARING,
-    Discard: Phase.DISCARDING, PlayCard: Phase.PLAYING, PlayFaceDown: Phase.PLAYING, Claim: Phase.PLAYING,
-}
+_C = TypeVar("_C")
+
 _PHASE_WORDS = {
     Phase.BIDDING: "the bidding", Phase.DECLARING: "the declaring of trump", Phase.DISCARDING: "the discarding",
     Phase.PLAYING: "the play of the cards",
@@ -61,7 +59,7 @@ def check_turn(state: GameState, command: Command) -> HandState:
         raise IllegalActionError(f"there is no seat {command.seat} at this table")
     if hand.to_act != command.seat:
         raise NotYourTurnError(f"it is seat {hand.to_act}'s turn, not seat {command.seat}'s")
-    phase = _PHASE_OF[type(command)]
+    phase = _RULES[type(command)].phase
     if hand.phase != phase:
         raise IllegalActionError(
             f"this is {_PHASE_WORDS.get(hand.phase, hand.phase)}, not {_PHASE_WORDS[phase]}"
@@ -155,29 +153,35 @@ def decide_misdeal(state: GameState, hand: HandState, command: DeclareMisdeal) -
     return (MisdealDeclared(seat=command.seat),)
 
 
+@dataclass(frozen=True, slots=True)
+class _Rule(Generic[_C]):
+    """When a kind of command may be taken (its phase), and the function that decides it."""
+
+    phase: Phase
+    decide: Callable[[GameState, HandState, _C], tuple[Event, ...]]
+
+
+# Every command, its phase and its decide function, in one table: adding a command is one line here.
+_RULES: dict[type[Any], _Rule[Any]] = {
+    MakeBid: _Rule(Phase.BIDDING, decide_bid),
+    Pass: _Rule(Phase.BIDDING, decide_pass),
+    TakeSet: _Rule(Phase.BIDDING, decide_take_set),
+    RunIt: _Rule(Phase.BIDDING, decide_run_it),
+    DeclareMisdeal: _Rule(Phase.BIDDING, decide_misdeal),
+    DeclareSmudge: _Rule(Phase.BIDDING, decide_smudge),
+    DeclareTrump: _Rule(Phase.DECLARING, decide_declare_trump),
+    Discard: _Rule(Phase.DISCARDING, decide_discard),
+    PlayCard: _Rule(Phase.PLAYING, decide_play_card),
+    PlayFaceDown: _Rule(Phase.PLAYING, decide_play_face_down),
+    Claim: _Rule(Phase.PLAYING, decide_claim),
+}
+assert set(_RULES) == set(COMMANDS), "every command has its phase and decide function"
+
+
 def _command_events(state: GameState, hand: HandState, command: Command) -> tuple[Event, ...]:
     """Return the events ``command`` itself causes, from the function for its kind."""
-    if isinstance(command, PlayCard):
-        return decide_play_card(state, hand, command)
-    if isinstance(command, MakeBid):
-        return decide_bid(state, hand, command)
-    if isinstance(command, Pass):
-        return decide_pass(state, hand, command)
-    if isinstance(command, DeclareTrump):
-        return decide_declare_trump(state, hand, command)
-    if isinstance(command, Discard):
-        return decide_discard(state, hand, command)
-    if isinstance(command, PlayFaceDown):
-        return decide_play_face_down(state, hand, command)
-    if isinstance(command, Claim):
-        return decide_claim(state, hand, command)
-    if isinstance(command, TakeSet):
-        return decide_take_set(state, hand, command)
-    if isinstance(command, RunIt):
-        return decide_run_it(state, hand, command)
-    if isinstance(command, DeclareSmudge):
-        return decide_smudge(state, hand, command)
-    return decide_misdeal(state, hand, command)
+    events: tuple[Event, ...] = _RULES[type(command)].decide(state, hand, command)
+    return events
 
 
 def check_command(state: GameState, command: Command) -> None:

@@ -34,13 +34,13 @@ import sqlalchemy as sa
 from lab.bench import percentile
 from service.bootstrap import build_services
 from service.config import Settings
-from service.games.tables import ClockSettings
+from service.games import ClockSettings, NewGame, SeatRequest
 from service.store.db import normalize_url
 from service.store.migrate import upgrade
 
 DEFAULT_SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
 STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
-SEATS = [{"kind": "human"}] * 4
+SEATS = [SeatRequest("human")] * 4
 # The idle window starts this long after the last creation: PostgreSQL's backends report
 # their counts of transactions within 10 s of going idle, so the creations' are all in by then.
 QUIET_BEFORE = 11.0
@@ -100,8 +100,6 @@ def bench_clock(games: int, seconds: int, spread: float, level: int, database: s
         services = build_services(Settings(database_url=url))
         services.start_runner()
         counter = _Counter(services.engine)
-        tables = services.tables
-        assert tables is not None
         try:
             clock = ClockSettings(seconds, level, handover_after=100)
             ids: list[str] = []
@@ -110,7 +108,7 @@ def bench_clock(games: int, seconds: int, spread: float, level: int, database: s
                 wait = started + spread * n / max(games - 1, 1) - time.monotonic()
                 if wait > 0:
                     time.sleep(wait)
-                ids.append(tables.create_game("team-auction", {}, SEATS, clock=clock).game_id)
+                ids.append(services.games.create(NewGame("team-auction", {}, SEATS, clock=clock)).game_id)
             created_in = time.monotonic() - started
             first_deadline = started + seconds
             time.sleep(QUIET_BEFORE)

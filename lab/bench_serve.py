@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.app == "pitch":
         from service.api import create_app
 
-        run_gunicorn(settings, bind, args.workers, lambda: create_app(settings), worker_class)
+        run_gunicorn(settings, bind, args.workers, lambda: create_app(settings=settings), worker_class)
     else:
         run_gunicorn(
             settings, bind, args.workers, lambda: create_insert_app(settings.database_url, settings.pool_size),

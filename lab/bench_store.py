@@ -47,7 +47,7 @@ from domain.codec import encode
 from domain.views import NOTHING_HIDDEN
 from lab.bench import percentile
 from lab.simulate import random_game
-from service.ports.events import NewEvent
+from service.ports.events import Change, NewEvent
 from service.store import open_event_store
 from service.store.db import make_engine, normalize_url
 from service.store.recorder import Recorder
@@ -119,7 +119,7 @@ class Ours:
     def new_log(self) -> tuple[str, int]:
         """Create a game with one event (untimed); return its id and version."""
         game_id = str(uuid.uuid4())
-        self.store.create_game(game_id, self._next(1), [], "secret", concealment=NOTHING_HIDDEN)
+        self.store.create(game_id, "secret", Change(self._next(1), concealment=NOTHING_HIDDEN))
         return game_id, 1
 
     def appends(self, count: int, size: int) -> Iterator[Timed]:
@@ -129,7 +129,7 @@ class Ours:
             batch = self._next(size)
 
             def call(batch: list[NewEvent] = batch, at: int = version) -> None:
-                self.store.append(game_id, at, batch, concealment=NOTHING_HIDDEN)
+                self.store.append(game_id, at, Change(batch, concealment=NOTHING_HIDDEN))
 
             yield call
             version += size
@@ -137,7 +137,7 @@ class Ours:
     def reads(self, count: int) -> Iterator[Timed]:
         """Yield ``count`` calls reading a game's last ``BATCH`` events (written untimed first)."""
         game_id, version = self.new_log()
-        self.store.append(game_id, version, self._next(BATCH), concealment=NOTHING_HIDDEN)
+        self.store.append(game_id, version, Change(self._next(BATCH), concealment=NOTHING_HIDDEN))
         for _ in range(count):
             yield lambda: _check(len(self.store.read(game_id, after=1)) == BATCH)
 

@@ -20,11 +20,10 @@ from domain.codec import to_data
 from domain.deal_proofs import check_deals
 from domain.presets import PRESETS
 from domain.records import record_data, records_of_game
-from service.api import create_app
-from service.store.db import make_engine
-from service.games import GameService
 from lab.simulate import random_game
-from service.store import open_event_store
+from service.api import create_app
+from service.bootstrap import build_services
+from service.config import RateLimits, Settings
 
 
 @dataclass
@@ -59,8 +58,9 @@ def selfcheck(
     """Play random games until ``hands`` hands are scored; audit each hand both ways."""
     names = list(presets) if presets else [p.name for p in PRESETS]
     started = time.perf_counter()
-    engine = make_engine("sqlite://")  # the audit endpoint reads no store; nothing connects
-    client = create_app(service=GameService(open_event_store(engine))).test_client()
+    # The audit endpoint reads no store: nothing connects to the database.
+    services = build_services(Settings(database_url="sqlite://", limits=RateLimits.none()))
+    client = create_app(services).test_client()
     figures = SelfcheckFigures()
     try:
         while figures.hands < hands:
@@ -93,7 +93,7 @@ def selfcheck(
                 if progress is not None:
                     progress(1)
     finally:
-        engine.dispose()
+        services.close()
     figures.seconds = time.perf_counter() - started
     return figures
 

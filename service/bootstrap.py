@@ -30,11 +30,10 @@ from service.jobs.runner import JobRunner
 from service.jobs.threads import ThreadRunner
 from service.metrics import Metrics, NoMetrics
 from service.notify import Notifications, open_notifications
-from service.ports.jobs import CLOCK, Dispatcher
+from service.ports.jobs import CLOCK, Broker, Dispatcher
 from service.store import open_event_store
 from service.store.db import make_engine
 from service.store.job_rows import JobRows
-from service.store.seat_claims import TableRecords
 from service.streams import JobWaits
 
 
@@ -42,17 +41,22 @@ from service.streams import JobWaits
 class Services:
     """Everything a process serves games with."""
 
+    settings: Settings
     games: GameService
-    jobs: JobRunner
+    tables: TableService  # open seats, claims, the listing, leaving (service/games/tables.py)
+    rematches: Rematches
     hints: HintService
+    jobs: JobRunner
     runner: ThreadRunner | None
     engine: Engine
     metrics: Metrics
     notifications: Notifications
-    tables: TableService | None = None  # open seats, claims, the listing, leaving (service/games/tables.py)
-    rematches: Rematches | None = None
-    broker: Dispatcher | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
-    public_metrics: bool = True  # False with PITCH_METRICS_PORT: gunicorn's master serves them, the API's port not
+    broker: Broker | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
+
+    @property
+    def public_metrics(self) -> bool:
+        """Tell whether the API's port serves /metrics (not with PITCH_METRICS_PORT: gunicorn's master does)."""
+        return self.settings.metrics_port is None
 
     def start_runner(self) -> None:
         """Start the background threads, when jobs run in this process."""
@@ -103,22 +107,9 @@ def build_services(
     hints = HintService(games, job_rows, dispatcher, JobWaits(notifications.bus))
     tables = TableService(games, store)
     handlers = default_handlers(games, job_rows, dispatcher, compute)
-    handlers[CLOCK] = ClockHandler(TurnClock(tables.writes), MoveHandler(games, job_rows, dispatcher, compute))
+    handlers[CLOCK] = ClockHandler(TurnClock(games.writer), MoveHandler(games, job_rows, dispatcher, compute))
     jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics, notifier)
-    broker = dispatcher if settings.broker_url else None
+    broker = dispatcher if settings.broker_url and isinstance(dispatcher, Broker) else None
     return Services(
-        games, jobs, hints, runner, engine, metrics, notifications, tables, Rematches(tables), broker,
-        public_metrics=settings.metrics_port is None,
+        settings, games, tables, Rematches(tables), hints, jobs, runner, engine, metrics, notifications, broker,
     )
-
-
-def table_services(games: GameService) -> tuple[TableService | None, Rematches | None]:
-    """Return the tables' use cases over a bare game service (an app built around one, in tests).
-
-    None when its store keeps no tables (an event log of another kind).
-    """
-    store = getattr(games, "store", None)  # none in a bare object that only documents the API
-    if not isinstance(store, TableRecords):
-        return None, None
-    tables = TableService(games, store)
-    return tables, Rematches(tables)

@@ -7,14 +7,19 @@ from typing import Any
 import yaml
 
 from service.api import create_app
-from service.games import GameService
+from service.bootstrap import build_services
+from service.config import Settings
 
 
 def spec_dict() -> dict[str, Any]:
     """Return the OpenAPI document the app serves at /openapi.json."""
-    # Building the document needs the routes only, so the service is never used.
-    app = create_app(service=GameService.__new__(GameService))
-    spec: dict[str, Any] = app.test_client().get("/openapi.json").get_json()
+    # Building the document needs the routes only: the services, over a database nothing
+    # connects to, are never used.
+    services = build_services(Settings(database_url="sqlite://"))
+    try:
+        spec: dict[str, Any] = create_app(services).test_client().get("/openapi.json").get_json()
+    finally:
+        services.close()
     return spec
 
 

@@ -1,8 +1,14 @@
-"""factory-boy factories for API payloads."""
+"""factory-boy factories for API payloads, and a game started through the use case from such a payload."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import factory
+
+from service.games import CreatedGame, GameService, NewGame
+from service.games.creation import seat_request
 
 
 class SeatFactory(factory.DictFactory):
@@ -27,3 +33,11 @@ class ActionFactory(factory.DictFactory):
 
     expected_version = 2
     action = factory.Dict({"type": "pass"})
+
+
+def start_game(
+    games: GameService, preset: str, options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]],
+    seed: str | None = None,
+) -> CreatedGame:
+    """Create a game through the use case, with seats written as in a request's body."""
+    return games.create(NewGame(preset, options, [seat_request(s) for s in seats], seed))

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grimp
+
 ROOT = Path(__file__).resolve().parent.parent
 DOMAIN = ROOT / "domain"
 FORBIDDEN_IN_DOMAIN = {
@@ -37,6 +39,24 @@ def test_import_linter_contracts_hold() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert " 0 broken" in result.stdout, result.stdout
+
+
+def test_no_module_of_the_packages_is_in_an_import_circle() -> None:
+    """No two modules of domain, service, workers or lab import each other, directly or through others."""
+    graph = grimp.build_graph("domain", "service", "workers", "lab")
+    circles = set()
+    for importer in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(importer):
+            back = graph.find_shortest_chain(importer=imported, imported=importer)
+            if back is not None:
+                circles.add(" -> ".join((importer, *back)))
+    assert sorted(circles) == []
+
+
+def test_service_holds_at_most_twelve_modules_of_its_own() -> None:
+    """service/ is its layers' packages and a few modules every layer shares (config, errors, logs, ...)."""
+    loose = sorted(p.name for p in (ROOT / "service").glob("*.py"))
+    assert len(loose) <= 12, loose
 
 
 def _imports(path: Path) -> set[str]:

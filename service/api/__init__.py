@@ -8,7 +8,7 @@ from flask import Flask
 from flask_smorest import Api
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from service.api import cors, observe, problems, schemas
+from service.api import context, cors, observe, problems, schemas
 from service.api.action_schemas import document_action_unions
 from service.api.docs_routes import docs
 from service.api.hint_routes import hints
@@ -17,12 +17,11 @@ from service.api.replay_routes import replays
 from service.api.routes import games, meta
 from service.api.table_routes import tables
 from service.api.web import web
-from service.api.streams import streams
-from service.bootstrap import Services, build_services, table_services
-from service.config import DEFAULT_MAX_BODY, RateLimits, Settings
-from service.games import GameService
+from service.api.streams import streams as streams_blueprint
+from service.bootstrap import Services, build_services
+from service.config import Settings
 from service.metrics import PrometheusMetrics
-from service.streams import HEARTBEAT_SECONDS, StreamHub
+from service.streams import StreamHub
 
 API_DESCRIPTION = """\
 Pitch (Auction Pitch, Setback, Smear, Pedro and relatives) as an event-sourced game service.
@@ -112,16 +111,19 @@ class PitchApi(Api):  # type: ignore[misc]
         })
 
 
-def create_app(
-    settings: Settings | None = None, service: GameService | None = None, services: Services | None = None,
-    limits: RateLimits | None = None,
-) -> Flask:
-    """Return the configured Flask app, over ``services`` (or a bare ``service``) or built from ``settings``.
+def create_app(services: Services | None = None, settings: Settings | None = None) -> Flask:
+    """Return the Flask app serving ``services`` under ``settings``: the one way the app is built.
 
-    Built from settings with no broker, the app starts the background threads that run
-    computer moves and hints in this process. The rate limits are ``limits``, else those
-    of ``settings`` when the app is built from them, else none (tests over a bare service).
+    ``settings`` default to the ones the services were built with; with no services, they
+    are built from ``settings`` (else from the environment, as gunicorn's
+    ``service.api:create_app()`` does), and with no broker the app starts the background
+    threads that run computer moves and hints in this process.
     """
+    if services is None:
+        services = build_services(settings or Settings.from_env(), metrics=PrometheusMetrics())
+        services.start_runner()
+        services.start_listening()
+    settings = settings or services.settings
     app = PitchFlask("pitch")
     app.config.update(
         API_TITLE="Pitch game service",
@@ -134,39 +136,16 @@ def create_app(
             "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
         },
     )
-    metrics = None
-    if services is None and service is None:
-        settings = settings or Settings.from_env()
-        metrics = PrometheusMetrics()
-        services = build_services(settings, metrics=metrics)
-        services.start_runner()
-        services.start_listening()
-    if services is not None and isinstance(services.metrics, PrometheusMetrics):
-        metrics = services.metrics
     # A longer body is refused (413) before it is read: werkzeug checks Content-Length, and
     # stops a chunked body at the limit.
-    app.config["MAX_CONTENT_LENGTH"] = settings.max_body if settings is not None else DEFAULT_MAX_BODY
-    if limits is None:
-        limits = settings.limits if settings is not None else RateLimits.none()
-    if settings is not None and settings.proxy_hops > 0:
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body
+    if settings.proxy_hops > 0:
         hops = settings.proxy_hops
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
-    if services is not None:
-        service = services.games
-        app.extensions["pitch_hints"] = services.hints
-        app.extensions["pitch_services"] = services
-        app.extensions["pitch_tables"], app.extensions["pitch_rematches"] = services.tables, services.rematches
-    elif service is not None:
-        app.extensions["pitch_tables"], app.extensions["pitch_rematches"] = table_services(service)
-    app.extensions["pitch"] = service
-    # Without the services (tests over a bare game service) nothing wakes the streams: they
-    # re-read the store on each heartbeat only.
-    heartbeat = settings.stream_heartbeat if settings is not None else HEARTBEAT_SECONDS
-    wakeups = services.notifications.bus if services is not None else None
-    assert service is not None
-    app.extensions["pitch_streams"] = StreamHub(service, wakeups, heartbeat)
-    # Requests are counted even over a bare service (tests); a scrape shows what this app counted.
-    app.extensions["pitch_metrics"] = metrics = metrics or PrometheusMetrics()
+    # Requests are counted whatever the services count; a scrape shows what this app counted.
+    metrics = services.metrics if isinstance(services.metrics, PrometheusMetrics) else PrometheusMetrics()
+    streams = StreamHub(services.games, services.notifications.bus, settings.stream_heartbeat)
+    context.keep(app, context.Serving(services, streams, metrics))
     api = PitchApi(app)
     api.register_blueprint(games)
     api.register_blueprint(hints)
@@ -176,8 +155,8 @@ def create_app(
     api.register_blueprint(ops)
     app.register_blueprint(web)  # the web client: static files, outside the API's document
     app.register_blueprint(docs)
-    api.register_blueprint(streams)
+    api.register_blueprint(streams_blueprint)
     problems.register(app)
-    observe.install(app, metrics, observe.Limiters.from_limits(limits))
-    cors.install(app, settings.cors_origins if settings is not None else ())
+    observe.install(app, metrics, observe.Limiters.from_limits(settings.limits))
+    cors.install(app, settings.cors_origins)
     return app

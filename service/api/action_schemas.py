@@ -1,6 +1,7 @@
 """The action vocabulary (domain/actions.py) as bodies: one schema per action type, chosen by `type`.
 
-Each type has a schema of exactly its fields (a bid needs its ``amount``, a play its
+The schemas are derived from the domain's commands (their names, summaries and fields), so
+the vocabulary is declared once. Each type has a schema of exactly its fields (a bid needs its ``amount``, a play its
 ``card``, a pass nothing more), so a request the document calls valid is one the service
 parses, and a generated client gets one class per action. ``ActionField`` loads an action
 through the schema its ``type`` names and is documented as a ``oneOf`` of them with a
@@ -15,30 +16,31 @@ from typing import Any, Mapping
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from domain.actions import ACTION_TYPES
+from domain.actions import ACTION_TYPES, COMMANDS, Action, ActionField as DomainField
+from domain.errors import MalformedError
 from domain.records import MAX_CARDS, MAX_SEATS
 from service.api.fields import Whole, card, cards, suit
 
-_TYPES: dict[str, tuple[str, str, dict[str, Any]]] = {
-    # each action type: its schema's name, what it does, its fields beyond `type`
-    "bid": ("Bid", "Bid `amount` points.", {"amount": lambda: Whole(required=True, metadata={"description": "The points bid."})}),
-    "pass": ("Pass", "Pass in the bidding.", {}),
-    "declare": ("Declare", "Name the trump suit.", {"suit": lambda: suit("The trump suit.", required=True)}),
-    "play": ("Play", "Play a card to the trick.", {"card": lambda: card(required=True)}),
-    "discard": ("Discard", "Discard cards: one at a time while choosing, [] to stop discarding.", {
-        "cards": lambda: cards("The cards discarded, in any order; [] to stop discarding.", MAX_CARDS, required=True),
-    }),
-    "blind": ("Blind", "Play the face-down card at `index` of the seat's row.", {
-        "index": lambda: Whole(required=True, validate=validate.Range(min=0), metadata={
-            "description": "The position of the face-down card in the seat's row."}),
-    }),
-    "claim": ("Claim", "Claim the remaining tricks.", {}),
-    "misdeal": ("Misdeal", "Declare a misdeal on a hand of low cards.", {}),
-    "run": ("Run", "As the dealer, run it: deal more cards and bid another round.", {}),
-    "take-set": ("TakeSet", "As the stuck dealer, take a set of the minimum bid instead of bidding.", {}),
-    "smudge": ("Smudge", "Declare 004's sealed smudge contract, on a turn to bid.", {}),
-}
-assert tuple(_TYPES) == ACTION_TYPES
+
+def _member(spec: DomainField) -> fields.Field[Any]:
+    """Return the marshmallow field of an action's field, by its kind (domain/actions.py ``ActionField``)."""
+    described = {"description": spec.description}
+    if spec.kind == "whole":
+        return Whole(required=True, metadata=described)
+    if spec.kind == "position":
+        return Whole(required=True, validate=validate.Range(min=0), metadata=described)
+    if spec.kind == "suit":
+        return suit(spec.description, required=True)
+    if spec.kind == "card":
+        return card(spec.description, required=True) if spec.description else card(required=True)
+    if spec.kind == "cards":
+        return cards(spec.description, MAX_CARDS, required=True)
+    raise ValueError(f"no API field for an action field of kind {spec.kind!r}")
+
+
+def _title(name: str) -> str:
+    """Return the schema name of an action type: ``take-set`` -> ``TakeSet``."""
+    return "".join(part.capitalize() for part in name.split("-"))
 
 
 @dataclass(frozen=True)
@@ -52,17 +54,18 @@ class ActionUnion:
 
 def _union(name: str, suffix: str, description: str, seat: bool) -> ActionUnion:
     schemas: dict[str, Schema] = {}
-    for kind, (title, does, extra) in _TYPES.items():
+    for command in COMMANDS:
+        kind = command.name
         members: dict[str, fields.Field[Any]] = {
-            "type": fields.String(required=True, validate=validate.OneOf([kind]), metadata={"description": does}),
+            "type": fields.String(required=True, validate=validate.OneOf([kind]), metadata={"description": command.summary}),
         }
         if seat:
             members["seat"] = Whole(
                 required=True, validate=validate.Range(min=0, max=MAX_SEATS - 1),
                 metadata={"description": "The seat that acted."},
             )
-        members.update({key: make() for key, make in extra.items()})
-        schemas[kind] = Schema.from_dict(members, name=f"{title}{suffix}")()
+        members.update({spec.name: _member(spec) for spec in command.fields})
+        schemas[kind] = Schema.from_dict(members, name=f"{_title(kind)}{suffix}")()
     return ActionUnion(name, description, schemas)
 
 
@@ -74,11 +77,16 @@ RECORD_ACTION = _union("RecordAction", "RecordAction", "An action of a hand reco
 
 
 class ActionField(fields.Field[Any]):
-    """An action: an object whose ``type`` picks the schema that loads (or dumps) it."""
+    """An action: an object whose ``type`` picks the schema that loads (or dumps) it.
 
-    def __init__(self, union: ActionUnion = ACTION, **kwargs: Any) -> None:
+    With ``parsed``, an action loads as the domain's ``Action`` (domain/actions.py), the typed
+    value the use cases take; otherwise as the object itself (a hand record's actions).
+    """
+
+    def __init__(self, union: ActionUnion = ACTION, parsed: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.union = union
+        self.parsed = parsed
 
     def _schema(self, value: Any) -> Schema:
         if not isinstance(value, Mapping):
@@ -93,13 +101,21 @@ class ActionField(fields.Field[Any]):
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         schema = self._schema(value)
         try:
-            return schema.load(value)
+            loaded = schema.load(value)
         except ValidationError as error:
             raise ValidationError(error.messages) from None
+        if not self.parsed:
+            return loaded
+        try:
+            return Action.parse(loaded)
+        except MalformedError as error:
+            raise ValidationError(str(error)) from None
 
     def _serialize(self, value: Any, attr: str | None, obj: Any, **kwargs: Any) -> Any:
         if value is None:
             return None
+        if isinstance(value, Action):
+            value = value.to_action()
         return self._schema(value).dump(value)
 
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app
 from flask.views import MethodView
 
+from service.api.context import services
 from service.api.blueprint import PitchBlueprint
 from service.api import hint_schemas
 from service.api.routes import LOCATION, _token
@@ -24,8 +24,7 @@ hints = PitchBlueprint(
 
 
 def _hints() -> HintService:
-    service: HintService = current_app.extensions["pitch_hints"]
-    return service
+    return services().hints
 
 
 @hints.route("/games/<game_id>/hints")

@@ -17,7 +17,7 @@ STATUS = (
 class HintRequest(Schema):
     level = Whole(load_default=4, validate=validate.Range(min=1, max=6), metadata=LEVEL)
     action = ActionField(
-        load_default=None, allow_none=True,
+        load_default=None, allow_none=True, parsed=True,
         metadata={"description": (
             "The action the player means to take, one the rules allow now (else a 422 that says why); "
             "the hint then says whether it differs from the suggestion."

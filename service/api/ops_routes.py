@@ -14,13 +14,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response
 from flask.views import MethodView
 
+from service.api.context import serving, services
 from service.api.blueprint import PitchBlueprint
 from service.api import problems, schemas
-from service.games import GameService
-from service.metrics import CONTENT_TYPE, PrometheusMetrics
+from service.metrics import CONTENT_TYPE
 
 ops = PitchBlueprint("ops", __name__, description="Readiness and metrics, for operators.")
 log = logging.getLogger(__name__)
@@ -44,10 +44,9 @@ class Ready(MethodView):
     @ops.problems(503)
     def get(self) -> Any:
         """Tell whether this process can serve: the database answers, and the broker when one is set."""
-        service: GameService = current_app.extensions["pitch"]
-        checks = {"database": _check("database", service.store.ping)}
-        services = current_app.extensions.get("pitch_services")
-        broker = getattr(services, "broker", None)
+        serving = services()
+        checks = {"database": _check("database", serving.games.store.ping)}
+        broker = serving.broker
         if broker is not None:
             checks["broker"] = _check("broker", broker.ping)
         down = [name for name, state in checks.items() if state != "ok"]
@@ -68,19 +67,16 @@ class Metrics(MethodView):
     }})
     def get(self) -> Any:
         """Show the service's metrics in the Prometheus text format."""
-        metrics: PrometheusMetrics = current_app.extensions["pitch_metrics"]
-        services = current_app.extensions.get("pitch_services")
-        if services is not None and not services.public_metrics:
+        metrics = serving().metrics
+        if not services().public_metrics:
             return problems.problem("not-found", "the metrics are served on a port of their own (PITCH_METRICS_PORT)")
-        gauges = None
-        if services is not None:
-            job_store = services.jobs.rows
+        job_store = services().jobs.rows
 
-            def gauges() -> dict[str, dict[str, float]]:
-                try:
-                    return {"pitch_jobs": {k: float(v) for k, v in job_store.open_counts().items()}}
-                except Exception:  # a scrape still answers when the database does not
-                    log.warning("metrics: could not count the open jobs", exc_info=True)
-                    return {}
+        def gauges() -> dict[str, dict[str, float]]:
+            try:
+                return {"pitch_jobs": {k: float(v) for k, v in job_store.open_counts().items()}}
+            except Exception:  # a scrape still answers when the database does not
+                log.warning("metrics: could not count the open jobs", exc_info=True)
+                return {}
 
         return Response(metrics.render(gauges), mimetype=None, content_type=CONTENT_TYPE)

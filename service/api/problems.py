@@ -35,6 +35,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import IllegalActionError, MalformedError, RulesError
 from domain.tables import SeatNotOpenError
+from service.api.context import services
 from service.errors import (
     GameNotFoundError, IdempotencyKeyError, InvalidRequestError, InviteRefusedError, JobNotFoundError,
     PositionNotFoundError, UnauthorizedError, VersionConflictError,
@@ -197,11 +198,10 @@ def register(app: Flask) -> None:
 def _altered_from(game_id: object) -> int | None:
     """Return the first version of the game's log that fails its hash check, None if it verifies
     (or cannot be checked): a request that failed on such a game failed because of it."""
-    service = current_app.extensions.get("pitch")
-    if not isinstance(game_id, str) or service is None:
+    if not isinstance(game_id, str):
         return None
     try:
-        first_bad: int | None = service.store.verify_chain(game_id)
+        first_bad: int | None = services().games.store.verify_chain(game_id)
     except Exception:  # noqa: BLE001 - the check is best effort; the caller answers "internal" then
         return None
     return first_bad

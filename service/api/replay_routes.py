@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response
 from flask.views import MethodView
 
+from service.api.context import services
 from service.api.blueprint import PitchBlueprint
 from service.api import problems, replay_schemas as rs
 from service.api.routes import _token
 from service.audits.service import AuditService, IllegalRecordError
 from service.errors import GameNotFinishedError
-from service.games import GameService
 
 replays = PitchBlueprint(
     "replays", __name__, url_prefix="/v1",
@@ -29,8 +29,7 @@ replays = PitchBlueprint(
 
 
 def _audits() -> AuditService:
-    games: GameService = current_app.extensions["pitch"]
-    return AuditService(games)
+    return AuditService(services().games)
 
 
 @replays.errorhandler(IllegalRecordError)

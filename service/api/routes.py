@@ -11,10 +11,11 @@ from domain.presets import PRESETS
 from domain.rules import OPTIONS
 from service.api.blueprint import PitchBlueprint
 from service.api import schemas
+from service.api.context import services
 from service.api.replay_schemas import ViewQuery
 from service.errors import InvalidRequestError, UnauthorizedError
-from service.games import CreatedGame, GameService
-from service.games.tables import ClockSettings, TableService
+from service.games import ClockSettings, CreatedGame, GameService, NewGame
+from service.games.creation import seat_request
 
 games = PitchBlueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
 meta = PitchBlueprint("meta", __name__, description="Rules, presets and health.")
@@ -29,8 +30,7 @@ IDEMPOTENCY_HEADER = {
 
 
 def _service() -> GameService:
-    service: GameService = current_app.extensions["pitch"]
-    return service
+    return services().games
 
 
 def _token() -> str | None:
@@ -85,14 +85,11 @@ def _create(
     preset: str, options: dict[str, Any], seats: list[dict[str, Any]], seed: str | None, listed: bool,
     clock: dict[str, Any] | None,
 ) -> CreatedGame:
-    """Create a game, at a table when the app keeps tables (service/games/tables.py)."""
-    tables: TableService | None = current_app.extensions.get("pitch_tables")
-    if tables is None:
-        return _service().create_game(preset, options, seats, seed)
+    """Create a game, at a table when it asks for one (service/games/creation.py)."""
     settings = None
     if clock is not None:
         settings = ClockSettings(clock["seconds"], clock["stand_in"]["level"], clock["handover_after"])
-    return tables.create_game(preset, options, seats, seed, listed, settings)
+    return _service().create(NewGame(preset, options, [seat_request(s) for s in seats], seed, listed, settings))
 
 
 @games.route("/games/<game_id>")

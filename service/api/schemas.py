@@ -17,7 +17,7 @@ from service.api.action_schemas import ActionField
 from service.api.fields import Whole, card, enum_of, suit
 from service.api.problems import PROBLEMS
 from service.api.table_schemas import ClockRequest, TableOut
-from service.games.tables import TABLE_SEAT_KINDS
+from service.games.creation import SEAT_KINDS as TABLE_SEAT_KINDS
 
 SIDE = {"description": "A side: seats playing together (seat % number of sides)."}
 PHASES = tuple(Phase)
@@ -142,7 +142,7 @@ class ActionRequest(Schema):
         required=True, validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "The game's version the action was chosen at."},
     )
-    action = ActionField(required=True)
+    action = ActionField(required=True, parsed=True)
 
 
 class EventOut(Schema):

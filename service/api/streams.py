@@ -23,10 +23,11 @@ import logging
 from collections.abc import Iterator
 from typing import Any, Protocol
 
-from flask import Response, current_app, request
+from flask import Response, request
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
+from service.api.context import serving
 from service.api import schemas
 from service.api.blueprint import PitchBlueprint
 from service.api.routes import _token
@@ -107,8 +108,7 @@ FEED_EXAMPLE = (
 
 
 def _hub() -> StreamHub:
-    hub: StreamHub = current_app.extensions["pitch_streams"]
-    return hub
+    return serving().streams
 
 
 def _after(query: dict[str, Any], most: int) -> int:

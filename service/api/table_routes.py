@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response
 from flask.views import MethodView
 
+from service.api.context import services
 from service.api import problems, table_schemas as ts
 from service.api.blueprint import PitchBlueprint
 from service.api.routes import _token
-from service.errors import GameNotFinishedError, GameNotFoundError
+from service.errors import GameNotFinishedError
 from service.games.rematch import Rematches
 from service.games.tables import TableService
 
@@ -26,17 +27,11 @@ tables = PitchBlueprint(
 
 
 def _tables() -> TableService:
-    service: TableService | None = current_app.extensions.get("pitch_tables")
-    if service is None:
-        raise GameNotFoundError("this service keeps no tables")
-    return service
+    return services().tables
 
 
 def _rematches() -> Rematches:
-    service: Rematches | None = current_app.extensions.get("pitch_rematches")
-    if service is None:
-        raise GameNotFoundError("this service keeps no tables")
-    return service
+    return services().rematches
 
 
 @tables.errorhandler(GameNotFinishedError)

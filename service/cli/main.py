@@ -66,7 +66,7 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
     def load() -> object:
         from service.api import create_app
 
-        return create_app(settings)
+        return create_app(settings=settings)
 
     run_gunicorn(settings, bind, count, load)
 

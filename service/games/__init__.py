@@ -8,6 +8,7 @@ caches a game's requests read through: replayed states (state_cache.py), seat to
 
 from __future__ import annotations
 
-from service.games.service import SEAT_KINDS, ActionResult, CreatedGame, GameService, is_game_id
+from service.games.creation import ClockSettings, CreatedGame, NewGame, SeatRequest
+from service.games.service import ActionResult, GameService, is_game_id
 
-__all__ = ["SEAT_KINDS", "ActionResult", "CreatedGame", "GameService", "is_game_id"]
+__all__ = ["ActionResult", "ClockSettings", "CreatedGame", "GameService", "NewGame", "SeatRequest", "is_game_id"]

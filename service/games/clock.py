@@ -14,18 +14,16 @@ job was stored for: if the holder acted first, the append conflicts and nothing 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
-from domain.actions import command_from_action
+from domain.actions import Command
 from domain.decide import decide
 from domain.evolve import replay
 from domain.state import GameState
 from domain.tables import clock_ran_out, stand_in_due
 from service.errors import VersionConflictError
 from service.games.deal_sources import LazyDeals
-from service.games.table_writes import TableWrites
+from service.games.writer import RequestKey, Writer
 from service.ports.events import EventLog
 
 _STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"  # how the store writes times (UTC, microseconds)
@@ -46,21 +44,22 @@ def deadline(store: EventLog, game_id: str, state: GameState) -> str | None:
 class TurnClock:
     """Appends a stand-in's action when a seat's clock ran out."""
 
-    def __init__(self, writes: TableWrites) -> None:
-        self.writes = writes
-        self.games = writes.games
+    def __init__(self, writer: Writer) -> None:
+        self.writer = writer
 
-    def run_out(self, game_id: str, seat: int, version: int, action: Mapping[str, Any], key: str) -> int:
-        """Append ``action`` for ``seat`` as its stand-in's, at ``version``; return the new version.
+    def run_out(self, game_id: str, command: Command, version: int, key: str) -> int:
+        """Append ``command`` as its seat's stand-in's, at ``version``; return the new version.
 
         Raise VersionConflictError when the game is no longer at ``version`` or its clock
-        is no longer ``seat``'s: the holder (or anyone) acted first, and nothing is stored.
+        is no longer the command's seat's: the holder (or anyone) acted first, and nothing is stored.
         """
-        state = self.games.load(game_id)
+        seat = command.seat
+        state = self.writer.states.load(game_id)
         due = stand_in_due(state)
         if state.version != version or due is None or due.seat != seat or due.seconds == 0:
             raise VersionConflictError(f"the clock of seat {seat} at version {version} no longer runs", state.version)
         before = clock_ran_out(state, seat)
         ran_out = replay(before, state)
-        events = before + decide(ran_out, command_from_action(seat, action), LazyDeals(self.games.deal_sources, game_id))
-        return self.writes.record(game_id, state, events, key=key).version
+        deals = LazyDeals(self.writer.deal_sources, game_id)
+        events = before + decide(ran_out, command, deals)
+        return self.writer.append(game_id, state, events, key=RequestKey(key)).version

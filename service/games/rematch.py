@@ -16,13 +16,13 @@ from __future__ import annotations
 import uuid
 
 from domain.errors import IllegalActionError
-from domain.events import SeatSpec
 from domain.state import GameState
 from domain.table_events import RematchCreated
 from domain.tables import COMPUTER, rematch_seats
 from service.errors import GameNotFinishedError, UnauthorizedError, VersionConflictError
 from service.games.outbox import DEFAULT_COMPUTER_LEVEL
-from service.games.tables import RETRIES, Claimed, ClockSettings, TableService
+from service.games.creation import ClockSettings, NewGame, SeatRequest
+from service.games.tables import RETRIES, Claimed, TableService
 from service.ports.events import GameExistsError
 
 
@@ -54,7 +54,7 @@ class Rematches:
             if state.table is not None and state.table.rematch:
                 return state.table.rematch
             try:
-                self.tables.writes.record(game_id, state, [RematchCreated(str(uuid.uuid4()))])
+                self.games.writer.append(game_id, state, [RematchCreated(str(uuid.uuid4()))])
             except VersionConflictError:
                 pass  # another seat asked first: its rematch is the one
             state = self.games.load(game_id)
@@ -70,20 +70,16 @@ class Rematches:
         table = state.table
         level = table.stand_in_level if table is not None and table.has_clock else DEFAULT_COMPUTER_LEVEL
         seats = [
-            {"kind": COMPUTER, "level": level} if i in kept and i not in held else _request(spec)
+            SeatRequest(COMPUTER, level) if i in kept and i not in held else SeatRequest(spec.kind, spec.level)
             for i, spec in enumerate(specs)
         ]
         clock = None
         if table is not None and table.has_clock:
             clock = ClockSettings(table.clock_seconds, table.stand_in_level, table.handover_after)
         try:
-            self.tables.create_game(
+            self.games.create(NewGame(
                 state.start.preset, dict(state.start.rules), seats, clock=clock, rematch_of=game_id,
                 game_id=rematch_id, invites={i: held[i] for i in kept if i in held},
-            )
+            ))
         except GameExistsError:
             pass  # another seat's ask created it first
-
-
-def _request(spec: SeatSpec) -> dict[str, object]:
-    return {"kind": spec.kind} if spec.level is None else {"kind": spec.kind, "level": spec.level}

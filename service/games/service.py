@@ -1,19 +1,15 @@
 """The use cases of a game: create it, show it to a seat, take an action, list events.
 
-Each use case loads the state by replaying the log, asks the domain what happens, and
-appends the resulting events with the version it decided on as the expected version,
-together with the jobs the new state calls for (service/games/outbox.py) and what the
-game's events hide in it (domain/views.py ``concealment``): the event store writes them
-all in one transaction, and the jobs are dispatched after the commit. A dispatch that
-fails leaves the job's row pending, for the sweep to send again.
+Each use case loads the state by replaying the log (through the process's cache), asks
+the domain what happens, and hands the resulting events to the writer
+(service/games/writer.py), which stores them after the version they were decided on,
+with the jobs and rows they call for, in one transaction, then dispatches and announces
+them.
 
 Pages of events (a game's, or every game's feed) are hidden by what the store kept
 beside each game's log, read after the page: their cost depends on the page, not on how
 long its games are. A game the store keeps nothing current for (stored before it kept
 heads) is replayed once, and what it hides kept from then on.
-
-After each commit the service also tells a ``Notifier`` (service/ports/notify.py) that the
-game moved, which wakes the live streams of every process; the store stays the truth.
 
 The service depends on ports only (service/ports): an ``EventLog``, a ``Dispatcher`` and a
 ``Notifier``, handed in by the composition root (service/bootstrap.py).
@@ -22,59 +18,29 @@ The service depends on ports only (service/ports): an ``EventLog``, a ``Dispatch
 from __future__ import annotations
 
 import hashlib
-import logging
-import secrets
 import uuid
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
-from domain.actions import command_from_action
-from domain.codec import encode
+from domain.actions import Action, Command
 from domain.decide import decide
-from domain.dealing import start_game
 from domain.errors import PitchError
-from domain.events import Event, SeatSpec
-from domain.evolve import replay
-from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
-from domain.presets import resolve_rules
 from domain.state import GameState
 from domain.tables import holder_acting
 from domain.views import Concealment, concealment, is_hash_shown, is_redacted, redact_event, seat_view
-from service.errors import (
-    GameNotFoundError, IdempotencyKeyError, InvalidRequestError, UnauthorizedError,
-    VersionConflictError,
-)
+from service.errors import GameNotFoundError, IdempotencyKeyError, UnauthorizedError, VersionConflictError
 from service.games.clock import deadline
+from service.games.creation import CreatedGame, NewGame, create_game
 from service.games.deal_sources import DealSources, LazyDeals
-from service.games.outbox import jobs_needed, send_jobs, with_request
 from service.games.seat_tokens import SeatTokens
 from service.games.state_cache import StateCache, fold
-from service.games.tokens import hash_token, new_token
+from service.games.tokens import hash_token
+from service.games.writer import RequestKey, Writer
 from service.hashing import canonical_json
-from service.logs import current_request_id
 from service.metrics import Metrics, NoMetrics
-from service.ports.events import (
-    AppendResult, ConcurrencyError, EventLog, GameHead, IdempotencyKeyReusedError, NewEvent, SeatRecord, StoredEvent,
-)
-from service.ports.jobs import Dispatcher, JobRequest
+from service.ports.events import EventLog, GameHead, IdempotencyKeyReusedError, StoredEvent
+from service.ports.jobs import Dispatcher
 from service.ports.notify import NoNotifier, Notifier
-
-log = logging.getLogger(__name__)
-
-SEAT_KINDS = ("human", "ai")
-AI_LEVELS = (1, 2, 3, 4, 5, 6)
-
-
-@dataclass(frozen=True, slots=True)
-class CreatedGame:
-    """A new game: its first view and each seat's token (shown only this once; an open seat's invite instead)."""
-
-    game_id: str
-    version: int
-    preset: str
-    rules: dict[str, Any]
-    seats: list[dict[str, Any]]
-    table: dict[str, Any] | None = None  # a game played at a table (service/games/tables.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,55 +65,15 @@ class GameService:
         read or replay games, and never run jobs).
         """
         self.store = store
-        self.dispatcher = dispatcher
-        self.notifier: Notifier = notifier or NoNotifier()
         self.metrics: Metrics = metrics or NoMetrics()
         self.states = StateCache(store, cache_size, self.metrics)
         self.seats = SeatTokens(store, cache_size)
         self.deal_sources = DealSources(store, max(cache_size // 4, 1))
+        self.writer = Writer(store, dispatcher, notifier or NoNotifier(), self.metrics, self.states, self.deal_sources)
 
-    def create_game(
-        self, preset: str, options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]],
-        seed: str | None = None,
-    ) -> CreatedGame:
-        """Start a game with these rules and seats; deal the first hand."""
-        rules = resolve_rules(preset, options)
-        if len(seats) != rules.players:
-            raise InvalidRequestError(
-                f"these rules seat {rules.players} players, but {len(seats)} seats were given"
-            )
-        specs = [_seat_spec(i, seat) for i, seat in enumerate(seats)]
-        if seed is None:
-            secret, source_kind = secrets.token_bytes(32), "server"
-        else:
-            secret, source_kind = seed_from_text(seed), "client"
-        deals = SeededDeals(secret)
-        events = start_game(
-            rules, preset, specs, first_dealer(secret, rules.players), commit(secret, source_kind), deals,
-        )
-        game_id = str(uuid.uuid4())
-        tokens = [new_token() for _ in specs]
-        records = [
-            SeatRecord(seat=i, token_hash=hash_token(t), kind=s.kind, level=s.level)
-            for i, (t, s) in enumerate(zip(tokens, specs))
-        ]
-        state = replay(events)
-        result = self.store.create_game(
-            game_id, _new_events(events), records, secret.hex(), _jobs_of(state), concealment(state),
-        )
-        self.metrics.events_appended(len(result.events))
-        self.deal_sources.keep(game_id, deals)
-        self.dispatch(result)
-        return CreatedGame(
-            game_id=game_id,
-            version=result.events[-1].version,
-            preset=preset,
-            rules=rules.to_dict(),
-            seats=[
-                {"seat": i, "kind": s.kind, "level": s.level, "side": rules.side_of(i), "token": t}
-                for i, (t, s) in enumerate(zip(tokens, specs))
-            ],
-        )
+    def create(self, request: NewGame) -> CreatedGame:
+        """Start a game with these rules and seats (at a table when it asks for one); deal its first hand."""
+        return create_game(self.writer, request)
 
     def load(self, game_id: str) -> GameState:
         """Return the current state of a game, or raise GameNotFoundError."""
@@ -181,7 +107,7 @@ class GameService:
         return view
 
     def act(
-        self, game_id: str, token: str | None, expected_version: int, action: Mapping[str, Any],
+        self, game_id: str, token: str | None, expected_version: int, action: Action,
         idempotency_key: str | None = None,
     ) -> ActionResult:
         """Take a seat's action at the version the client saw; return what it caused."""
@@ -190,7 +116,7 @@ class GameService:
             raise UnauthorizedError("acting needs the seat's bearer token")
         seat = self.seat_of(game_id, token)
         assert seat is not None
-        return self._act(game_id, seat, expected_version, action, idempotency_key, state, holder=True)
+        return self._act(game_id, action.by(seat), expected_version, idempotency_key, state, holder=True)
 
     def _state_at(self, game_id: str, version: int) -> GameState:
         """Return the game's state for an action expected at ``version``.
@@ -205,13 +131,13 @@ class GameService:
             return cached
         return self.load(game_id)
 
-    def act_as(self, game_id: str, seat: int, expected_version: int, action: dict[str, Any], key: str) -> int:
-        """Take a computer seat's action at the version it was chosen for; return the new version."""
-        return self._act(game_id, seat, expected_version, action, key, self.load(game_id)).version
+    def act_as(self, game_id: str, command: Command, expected_version: int, key: str) -> int:
+        """Take a computer seat's command at the version it was chosen for; return the new version."""
+        return self._act(game_id, command, expected_version, key, self.load(game_id)).version
 
     def _act(
-        self, game_id: str, seat: int, expected_version: int, action: Mapping[str, Any],
-        idempotency_key: str | None, state: GameState, holder: bool = False,
+        self, game_id: str, command: Command, expected_version: int, idempotency_key: str | None, state: GameState,
+        holder: bool = False,
     ) -> ActionResult:
         """Decide and append an action on ``state``, the game as just read from its log.
 
@@ -223,7 +149,8 @@ class GameService:
         or a key reused for another request) or the action is refused; otherwise the append
         looks it up in its own transaction, which also answers a repeat that raced its first copy.
         """
-        fingerprint = _fingerprint(seat, expected_version, action)
+        seat = command.seat
+        fingerprint = _fingerprint(seat, expected_version, command.to_action())
         if expected_version != state.version:
             earlier = self._earlier(game_id, seat, idempotency_key, fingerprint)
             if earlier is not None:
@@ -233,7 +160,6 @@ class GameService:
                 f"the game is at version {state.version}, not {expected_version}", state.version,
             )
         try:
-            command = command_from_action(seat, action)
             taken_back = holder_acting(state, seat) if holder and state.table is not None else []
             events = taken_back + decide(state, command, LazyDeals(self.deal_sources, game_id))
         except PitchError:
@@ -242,29 +168,12 @@ class GameService:
             if earlier is not None:
                 return earlier
             raise
-        after = replay(events, state)
-        try:
-            appended = self.store.append(
-                game_id, expected_version, _new_events(events), idempotency_key, fingerprint, _jobs_of(after),
-                concealment(after),
-            )
-        except ConcurrencyError:
-            self.metrics.version_conflict()
-            current = self.store.version(game_id)
-            raise VersionConflictError(
-                f"another action was taken first; the game is at version {current}", current,
-            ) from None
-        except IdempotencyKeyReusedError:
-            raise IdempotencyKeyError(
-                "this Idempotency-Key was already used for a different request"
-            ) from None
-        if appended.replayed:
-            self.metrics.idempotent_replay()
-            return self._result(game_id, seat, appended.events, replayed=True)
-        self.metrics.events_appended(len(appended.events))
-        self.states.remember(game_id, after)
-        self.dispatch(appended)
-        return self._result(game_id, seat, appended.events, replayed=False, state=after)
+        written = self.writer.append(
+            game_id, state, events, key=None if idempotency_key is None else RequestKey(idempotency_key, fingerprint),
+        )
+        if written.stored.replayed:
+            return self._result(game_id, seat, written.stored.events, replayed=True)
+        return self._result(game_id, seat, written.stored.events, replayed=False, state=written.state)
 
     def _earlier(
         self, game_id: str, seat: int, idempotency_key: str | None, fingerprint: str,
@@ -280,17 +189,6 @@ class GameService:
             return None
         self.metrics.idempotent_replay()
         return self._result(game_id, seat, earlier.events, replayed=True)
-
-    def dispatch(self, stored: AppendResult) -> None:
-        """After a change commits: send the jobs it stored (one that cannot be sent waits in its row for
-        the sweep), and tell the live streams."""
-        send_jobs(self.dispatcher, stored.jobs)
-        self._announce(stored)
-
-    def _announce(self, stored: AppendResult) -> None:
-        """Tell the notifier that a committed change moved its game (a wake-up for the live streams)."""
-        last = stored.events[-1]
-        self.notifier.events_appended(last.game_id, last.version, last.position)
 
     def _result(
         self, game_id: str, seat: int, stored: Sequence[StoredEvent], replayed: bool,
@@ -359,30 +257,6 @@ def is_game_id(text: str) -> bool:
         return False
 
 
-def _seat_spec(index: int, seat: Mapping[str, Any]) -> SeatSpec:
-    kind = seat.get("kind")
-    if kind not in SEAT_KINDS:
-        raise InvalidRequestError(f"seat {index}: kind must be 'human' or 'ai', not {kind!r}")
-    level = seat.get("level")
-    if kind == "human":
-        if level is not None:
-            raise InvalidRequestError(f"seat {index}: a human seat has no level")
-        return SeatSpec(kind="human", level=None)
-    if level not in AI_LEVELS or isinstance(level, bool):
-        raise InvalidRequestError(f"seat {index}: a computer seat needs a level from 1 to 6, not {level!r}")
-    return SeatSpec(kind="ai", level=int(level))
-
-
-def _jobs_of(state: GameState) -> tuple[JobRequest, ...]:
-    """Return the jobs ``state`` calls for, each carrying the id of the request that caused it."""
-    request_id = current_request_id()
-    return with_request(jobs_needed(state), {} if request_id is None else {"request_id": request_id})
-
-
-def _new_events(events: Sequence[Event]) -> list[NewEvent]:
-    return [NewEvent(type=name, data=data) for name, data in map(encode, events)]
-
-
 def _shown(stored: StoredEvent, seat: int | None, hidden: Concealment, spectated: bool = False) -> dict[str, Any]:
     """Return the event as ``seat`` may see it; in the feed (``spectated``) with its position and game.
 
@@ -399,6 +273,6 @@ def _shown(stored: StoredEvent, seat: int | None, hidden: Concealment, spectated
             "hash": hash_}
 
 
-def _fingerprint(seat: int, expected_version: int, action: Mapping[str, Any]) -> str:
-    body = {"seat": seat, "expected_version": expected_version, "action": dict(action)}
+def _fingerprint(seat: int, expected_version: int, action: dict[str, Any]) -> str:
+    body = {"seat": seat, "expected_version": expected_version, "action": action}
     return hashlib.sha256(canonical_json(body).encode("utf-8")).hexdigest()

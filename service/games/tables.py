@@ -1,9 +1,9 @@
 """The use cases of a table: open one, claim a seat, find waiting tables, leave a seat, take it back.
 
 A game is played at a table when it is created with open seats, a listing or a turn
-clock (docs/tables.md); otherwise creating it is GameService's plain creation. Each open
-seat gets an invite, a secret shown once and stored as its hash; claiming the seat with
-it (or from the list, where the seat is not invite-only at a listed table) answers the
+clock (docs/tables.md; service/games/creation.py creates every game). Each open seat gets
+an invite, a secret shown once and stored as its hash; claiming the seat with it (or from
+the list, where the seat is not invite-only at a listed table) answers the
 seat's bearer token, also stored as its hash only. The claim is an event appended at the
 version the claimer saw, with the token's row, so of racing claims of one seat exactly
 one is stored; a claim that lost the race looks again and finds the seat taken (409). A
@@ -19,35 +19,24 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import secrets
-import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from domain.ai.players import check_level
-from domain.dealing import start_game
-from domain.events import Event, SeatSpec
-from domain.evolve import replay
-from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
-from domain.presets import get_preset, resolve_rules
-from domain.rules import Rules
+from domain.events import Event
 from domain.state import GameState
 from domain.views import concealment, is_hash_shown, redact_event
-from domain.tables import (
-    COMPUTER, HUMAN, OPEN, SeatNotOpenError, claim_seat, is_claimable_from_list, leave_seat, open_table, table_view,
-    take_seat_back,
-)
+from domain.tables import HUMAN, SeatNotOpenError, claim_seat, is_claimable_from_list, leave_seat, take_seat_back
 from service.errors import InvalidRequestError, InviteRefusedError, UnauthorizedError, VersionConflictError
 from service.games.deal_sources import LazyDeals
 from service.games.outbox import DEFAULT_COMPUTER_LEVEL
-from service.games.service import AI_LEVELS, CreatedGame, GameService
-from service.games.table_writes import TableWrites, Written, jobs_of, listed_seats, new_events
+from service.games.service import GameService
 from service.games.tokens import hash_token, new_token
+from service.games.writer import Written
 from service.ports.events import SeatRecord
-from service.ports.tables import Invite, Listing, TableLog
+from service.ports.tables import TableLog
 
-TABLE_SEAT_KINDS = (HUMAN, COMPUTER, OPEN)
 RETRIES = 8  # a table's change that lost a race to another is decided again on the new state, this often
 
 
@@ -69,74 +58,13 @@ class Changed:
     events: list[dict[str, Any]]
 
 
-@dataclass(frozen=True, slots=True)
-class ClockSettings:
-    """A turn clock as asked for at creation."""
-
-    seconds: int
-    level: int = 3
-    handover_after: int = 3
-
-
 class TableService:
     """Tables over a game service and the store of tables."""
 
     def __init__(self, games: GameService, store: TableLog) -> None:
         self.games = games
         self.store = store
-        self.writes = TableWrites(games, store)
-
-    def create_game(
-        self, preset: str, options: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], seed: str | None = None,
-        listed: bool = False, clock: ClockSettings | None = None, rematch_of: str = "", game_id: str | None = None,
-        invites: Mapping[int, str] | None = None,
-    ) -> CreatedGame:
-        """Start a game; at a table when it has open seats, a listing or a clock (its seats wait, or it deals).
-
-        ``invites`` gives the hashes of open seats' invites decided by the caller (a
-        rematch's seats wait for the players of the game before); the others get fresh ones.
-        """
-        specs = [_seat_spec(i, seat) for i, seat in enumerate(seats)]
-        if not listed and clock is None and all(s.kind != OPEN for s in specs) and not rematch_of:
-            return self.games.create_game(preset, options, seats, seed)
-        rules = resolve_rules(preset, options)
-        if len(specs) != rules.players:
-            raise InvalidRequestError(f"these rules seat {rules.players} players, but {len(specs)} seats were given")
-        opened = open_table(
-            specs, [i for i, seat in enumerate(seats) if seat.get("invite_only")], listed,
-            clock.seconds if clock else 0, clock.level if clock else DEFAULT_COMPUTER_LEVEL,
-            clock.handover_after if clock else 3, rematch_of,
-        )
-        secret, source_kind = (secrets.token_bytes(32), "server") if seed is None else (seed_from_text(seed), "client")
-        deals = SeededDeals(secret)
-        started, dealt = start_game(
-            rules, preset, specs, first_dealer(secret, rules.players), commit(secret, source_kind), deals,
-        )
-        events: list[Event] = [started, opened] if opened.open_seats else [started, opened, dealt]
-        state = replay(events)
-        game_id = game_id or str(uuid.uuid4())
-        tokens = {i: new_token() for i, s in enumerate(specs) if s.kind != OPEN}
-        shown = {i: new_token() for i in opened.open_seats if invites is None or i not in invites}
-        hashed = {**{i: hash_token(t) for i, t in shown.items()}, **(invites or {})}
-        records = [SeatRecord(i, hash_token(t), specs[i].kind, specs[i].level) for i, t in tokens.items()]
-        listing = None
-        if listed and opened.open_seats:
-            listing = Listing(game_id, preset, get_preset(preset).title, rules.players, listed_seats(state),
-                              len(opened.open_seats), "")
-        result = self.store.create_table(
-            game_id, new_events(events), records, secret.hex(), jobs_of(state),
-            [Invite(i, h) for i, h in sorted(hashed.items())], listing, concealment(state),
-        )
-        self.games.metrics.events_appended(len(result.events))
-        self.games.deal_sources.keep(game_id, deals)
-        self.games.states.remember(game_id, state)
-        self.games.dispatch(result)
-        return CreatedGame(
-            game_id=game_id, version=result.events[-1].version, preset=preset, rules=rules.to_dict(),
-            seats=[_seat_created(i, spec, rules, tokens.get(i), shown.get(i), i in opened.invite_only)
-                   for i, spec in enumerate(specs)],
-            table=table_view(state),
-        )
+        self.writer = games.writer
 
     def claim(self, game_id: str, seat: int, invite: str | None) -> Claimed:
         """Take open ``seat`` with its invite (or from the list where allowed); return its token."""
@@ -155,7 +83,7 @@ class TableService:
             self._check_invite(state, game_id, seat, invite)
             token = derive or new_token()
             try:
-                written = self.writes.record(game_id, state, events, SeatRecord(seat, hash_token(token), HUMAN, None))
+                written = self.writer.append(game_id, state, events, [SeatRecord(seat, hash_token(token), HUMAN, None)])
             except VersionConflictError:
                 continue  # another claim, a departure or a computer came first: look again
             return Claimed(game_id, seat, token, written.version)
@@ -205,7 +133,7 @@ class TableService:
         for _ in range(RETRIES):
             state = self.games.load(game_id)
             try:
-                written = self.writes.record(game_id, state, decide(state, seat))
+                written = self.writer.append(game_id, state, decide(state, seat))
             except VersionConflictError:
                 continue  # a computer or another seat moved the game on: decide again
             return Changed(written.version, self._shown(game_id, seat, written))
@@ -233,34 +161,6 @@ class TableService:
         ]
         more = len(rows) > limit
         return tables, (_next_cursor(page[-1].created_at, page[-1].game_id) if more else None)
-
-
-def _seat_spec(index: int, seat: Mapping[str, Any]) -> SeatSpec:
-    kind = seat.get("kind")
-    if kind not in TABLE_SEAT_KINDS:
-        raise InvalidRequestError(f"seat {index}: kind must be 'human', 'ai' or 'open', not {kind!r}")
-    level = seat.get("level")
-    if seat.get("invite_only") and kind != OPEN:
-        raise InvalidRequestError(f"seat {index}: only an open seat can be invite-only")
-    if kind != COMPUTER:
-        if level is not None:
-            raise InvalidRequestError(f"seat {index}: a {'human' if kind == HUMAN else 'open'} seat has no level")
-        return SeatSpec(kind=str(kind), level=None)
-    if level not in AI_LEVELS or isinstance(level, bool):
-        raise InvalidRequestError(f"seat {index}: a computer seat needs a level from 1 to 6, not {level!r}")
-    return SeatSpec(kind=COMPUTER, level=int(level))
-
-
-def _seat_created(
-    seat: int, spec: SeatSpec, rules: Rules, token: str | None, invite: str | None, invite_only: bool,
-) -> dict[str, Any]:
-    shown: dict[str, Any] = {"seat": seat, "kind": spec.kind, "level": spec.level, "side": rules.side_of(seat)}
-    if token is not None:
-        shown["token"] = token
-    if spec.kind == OPEN:
-        shown["invite"] = invite
-        shown["invite_only"] = invite_only
-    return shown
 
 
 def _level(level: int) -> None:

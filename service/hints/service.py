@@ -14,9 +14,9 @@ soon as the job is no longer pending (service/streams/waits.py), or when the wai
 from __future__ import annotations
 
 import time
-from typing import Any, Mapping
+from typing import Any
 
-from domain.actions import action_of, command_from_action
+from domain.actions import Action, MakeBid, action_of
 from domain.ai.players import check_level
 from domain.decide import check_command
 from domain.errors import IllegalActionError
@@ -27,7 +27,7 @@ from service.games import GameService
 from service.games.outbox import send_jobs
 from service.logs import current_request_id
 from service.ports.jobs import (
-    BID_ANALYSIS, DONE, FAILED, HINT, RUNNING, SUPERSEDED, Dispatcher, Job, JobRepository, JobRequest,
+    BID_ANALYSIS, DONE, FAILED, HINT, PENDING, RUNNING, SUPERSEDED, Dispatcher, Job, JobKind, JobRepository, JobRequest,
 )
 from service.streams.waits import RECHECK_SECONDS, JobWaits
 
@@ -66,8 +66,7 @@ class HintService:
         return seat
 
     def request_hint(
-        self, game_id: str, token: str | None, level: int = DEFAULT_LEVEL,
-        action: Mapping[str, Any] | None = None,
+        self, game_id: str, token: str | None, level: int = DEFAULT_LEVEL, action: Action | None = None,
     ) -> Job:
         """Ask for a hint for the token's seat at the game's current version."""
         seat = self._seat(game_id, token)
@@ -77,7 +76,7 @@ class HintService:
             raise IllegalActionError(f"a hint is for the seat to act, and seat {seat} has nothing to do now")
         request: dict[str, Any] = {}
         if action is not None:
-            command = command_from_action(seat, action)
+            command = action.by(seat)
             check_command(state, command)
             request["action"] = action_of(command)
         return self._request(game_id, JobRequest(HINT, seat, level, state.version, request))
@@ -91,11 +90,11 @@ class HintService:
         state = self.games.load(game_id)
         if state.phase != Phase.BIDDING or state.to_act != seat:
             raise IllegalActionError("a bid can be analyzed by the seat to bid, during the bidding")
-        if not any(action_of(c) == {"type": "bid", "amount": bid} for c in legal_commands(state, seat)):
+        if MakeBid(seat, bid) not in legal_commands(state, seat):
             raise IllegalActionError(f"seat {seat} cannot bid {bid} now")
         return self._request(game_id, JobRequest(BID_ANALYSIS, seat, level, state.version, {"bid": bid}))
 
-    def read(self, job_id: str, token: str | None, kind: str, wait: float = 0.0) -> dict[str, Any]:
+    def read(self, job_id: str, token: str | None, kind: JobKind, wait: float = 0.0) -> dict[str, Any]:
         """Return a hint or analysis as its seat may read it; while it is pending, wait up to ``wait`` seconds for it."""
         deadline = time.monotonic() + min(max(wait, 0.0), MAX_WAIT)
         answer = self._read(job_id, token, kind)
@@ -107,7 +106,7 @@ class HintService:
             answer = self._read(job_id, token, kind)
         return answer
 
-    def _read(self, job_id: str, token: str | None, kind: str) -> dict[str, Any]:
+    def _read(self, job_id: str, token: str | None, kind: JobKind) -> dict[str, Any]:
         job = self.jobs.get(job_id)
         if job is None or job.kind != kind:
             raise JobNotFoundError(f"there is no {kind} {job_id!r}")
@@ -115,7 +114,7 @@ class HintService:
             raise UnauthorizedError(f"this {kind} belongs to another seat's token")
         status = job.state
         if status == RUNNING:
-            status = "pending"
+            status = PENDING  # a reader is told only whether the answer is there yet
         if status not in (FAILED, SUPERSEDED) and self.games.load(job.game_id).version != job.for_version:
             status = SUPERSEDED
         result = job.result or {}

@@ -34,14 +34,14 @@ class ClockHandler:
         """Choose the seat's action from what it may know and append it at the job's version."""
         samples = job.request.get("samples")
         rng = random.Random(job.id)
-        action = action_of(self.moves.compute(lambda: choose(knowledge_of(state, job.seat), job.level, rng, samples)))
+        command = self.moves.compute(lambda: choose(knowledge_of(state, job.seat), job.level, rng, samples))
         if not holds_lease():
             return None  # the lease was lost: this result is refused
         try:
-            version = self.clock.run_out(job.game_id, job.seat, job.for_version, action, f"job:{job.id}")
+            version = self.clock.run_out(job.game_id, command, job.for_version, f"job:{job.id}")
         except (VersionConflictError, IdempotencyKeyError):
             return Outcome(SUPERSEDED)
-        return Outcome(DONE, {"action": action, "version": version})
+        return Outcome(DONE, {"action": action_of(command), "version": version})
 
     def superseded(self, job: Job, state: GameState) -> None:
         """Make sure the jobs the game's state now calls for are stored and sent, as after a computer's move."""

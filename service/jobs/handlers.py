@@ -31,7 +31,9 @@ from service.errors import IdempotencyKeyError, VersionConflictError
 from service.games import GameService
 from service.games.outbox import jobs_needed, send_jobs
 from service.jobs.offload import Compute, run_here
-from service.ports.jobs import BID_ANALYSIS, DONE, HINT, MOVE, PENDING, SUPERSEDED, Dispatcher, Job, JobRepository
+from service.ports.jobs import (
+    BID_ANALYSIS, DONE, HINT, MOVE, PENDING, SUPERSEDED, Dispatcher, Job, JobRepository, JobState,
+)
 
 HoldsLease = Callable[[], bool]
 """Renew the running job's lease; False when it was lost (its result would be refused)."""
@@ -41,7 +43,7 @@ HoldsLease = Callable[[], bool]
 class Outcome:
     """How a job ended: ``done`` with its result, or ``superseded``."""
 
-    state: str
+    state: JobState
     result: dict[str, Any] | None = None
 
 
@@ -75,14 +77,14 @@ class MoveHandler:
     def run(self, job: Job, state: GameState, holds_lease: HoldsLease) -> Outcome | None:
         """Choose the seat's action and append it at the job's version."""
         samples = job.request.get("samples")
-        action = action_of(self.compute(lambda: choose(knowledge_of(state, job.seat), job.level, _rng(job), samples)))
+        command = self.compute(lambda: choose(knowledge_of(state, job.seat), job.level, _rng(job), samples))
         if not holds_lease():
             return None  # the lease was lost: this result is refused
         try:
-            version = self.games.act_as(job.game_id, job.seat, job.for_version, action, f"job:{job.id}")
+            version = self.games.act_as(job.game_id, command, job.for_version, f"job:{job.id}")
         except (VersionConflictError, IdempotencyKeyError):
             return Outcome(SUPERSEDED)
-        return Outcome(DONE, {"action": action, "version": version})
+        return Outcome(DONE, {"action": action_of(command), "version": version})
 
     def superseded(self, job: Job, state: GameState) -> None:
         """Store and send the jobs the game's state now calls for, unless they are stored already."""

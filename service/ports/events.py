@@ -1,19 +1,24 @@
 """The event store as the use cases see it: values, errors and the ``EventLog`` protocol.
 
-The guarantees (docs/architecture.md "The event store"): an append names the version its caller
-last saw, and of two writers at the same version exactly one wins; a batch commits whole
-or not at all, with the jobs it calls for (the outbox, ``service.ports.jobs``); under an
-idempotency key a repeated request gets the first result back; ``read_all`` never skips
-an event by global position. Beside each game's log the store keeps what its events hide
-now (``GameHead``), written with each change, so that pages of events are hidden
-without replaying their games.
+Every write is one ``Change``: the events, the jobs they call for (the outbox,
+``service.ports.jobs``), what the game's events hide after them, the idempotency key and
+fingerprint of the request that caused them, and the rows stored beside the log (a seat's
+token hash, an open seat's invite, the listing of a waiting table). The store has two
+writes, ``create`` (a new game, with its secret) and ``append`` (after the version the
+writer last saw), and stores all of a change in one transaction or none of it.
+
+The guarantees (docs/architecture.md "The event store"): of two writers at the same
+version exactly one wins; under an idempotency key a repeated request gets the first
+result back; ``read_all`` never skips an event by global position. Beside each game's
+log the store keeps what its events hide now (``GameHead``), written with each change, so
+that pages of events are hidden without replaying their games.
 
 Errors::
 
     StoreError
     ├── ConcurrencyError            expected version is not the current one
     ├── IdempotencyKeyReusedError   same key, different request
-    ├── GameExistsError             create_game for a game id already taken
+    ├── GameExistsError             create for a game id already taken
     └── StoreUnavailableError       the database cannot be reached or used
 """
 
@@ -25,6 +30,7 @@ from typing import Any, NamedTuple, Protocol
 
 from domain.views import Concealment
 from service.ports.jobs import JobRequest
+from service.ports.tables import Invite, Listing, ListingChange
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,30 @@ class SeatRecord:
     level: int | None
 
 
+Row = SeatRecord | Invite | Listing | ListingChange
+"""A row stored beside the log in a change's transaction: a seat's token hash (a new game's seats, a
+claimed seat), an open seat's invite, a listed table, or the listing's change."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one transaction stores for a game: the one value every writer hands the store.
+
+    ``idempotency_key`` makes a repeat of the request answer the first result (with
+    ``fingerprint`` telling a repeat from another request under the same key; without one,
+    the events' own); ``concealment`` is what the game's events hide after this change (None:
+    not known, and the store's kept head no longer answers for the game); ``jobs`` are the
+    jobs the new state calls for; ``rows`` are stored beside the events.
+    """
+
+    events: Sequence[NewEvent]
+    jobs: Sequence[JobRequest] = ()
+    concealment: Concealment | None = None
+    idempotency_key: str | None = None
+    fingerprint: str | None = None
+    rows: Sequence[Row] = ()
+
+
 class StoreError(Exception):
     """Base class of the event store's errors."""
 
@@ -117,24 +147,19 @@ class StoreUnavailableError(StoreError):
 
 
 class EventLog(Protocol):
-    """Append-only, hash-chained event log per game, with its seats, its secret and its jobs."""
+    """Append-only, hash-chained event log per game, with its seats, its secret, its jobs and its table's rows."""
 
-    def create_game(
-        self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
-        jobs: Sequence[JobRequest] = (), concealment: Concealment | None = None,
-    ) -> AppendResult:
-        """Store a new game's first events, seats, secret, jobs and what its events hide, in one transaction."""
+    def create(self, game_id: str, secret: str, change: Change) -> AppendResult:
+        """Store a new game: its secret and its first change (versions 1..n), in one transaction.
+
+        GameExistsError when the id is taken.
+        """
         ...
 
-    def append(
-        self, game_id: str, expected_version: int, events: Sequence[NewEvent],
-        idempotency_key: str | None = None, fingerprint: str | None = None, jobs: Sequence[JobRequest] = (),
-        concealment: Concealment | None = None,
-    ) -> AppendResult:
-        """Append ``events`` (with ``jobs`` and what the events hide then) after ``expected_version``, once per key.
+    def append(self, game_id: str, expected_version: int, change: Change) -> AppendResult:
+        """Store ``change`` after ``expected_version``, all of it or none, once per idempotency key.
 
-        All of it is stored or none. Without a ``concealment`` the game's head is left as it
-        was, which ``heads`` then no longer answers for.
+        ConcurrencyError when the game is not at ``expected_version``.
         """
         ...
 

@@ -23,10 +23,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
-MOVE, HINT, BID_ANALYSIS, CLOCK = "move", "hint", "bid-analysis", "clock"
-PENDING, RUNNING, DONE, SUPERSEDED, FAILED = "pending", "running", "done", "superseded", "failed"
+class JobKind(StrEnum):
+    """What a job computes: a computer's move, a hint, a bid analysis, a turn clock's stand-in."""
+
+    MOVE = "move"
+    HINT = "hint"
+    BID_ANALYSIS = "bid-analysis"
+    CLOCK = "clock"
+
+
+class JobState(StrEnum):
+    """Where a job stands (the states above); stored and served as these strings."""
+
+    PENDING = "pending"
+    RUNNING = "running"
+    DONE = "done"
+    SUPERSEDED = "superseded"
+    FAILED = "failed"
+
+
+MOVE, HINT, BID_ANALYSIS, CLOCK = JobKind.MOVE, JobKind.HINT, JobKind.BID_ANALYSIS, JobKind.CLOCK
+PENDING, RUNNING, DONE, SUPERSEDED, FAILED = (
+    JobState.PENDING, JobState.RUNNING, JobState.DONE, JobState.SUPERSEDED, JobState.FAILED,
+)
 MAX_ATTEMPTS = 3
 
 
@@ -39,7 +61,7 @@ class JobRequest:
     is the recorded time of the event that began the turn plus its seconds, exactly.
     """
 
-    kind: str
+    kind: JobKind
     seat: int
     level: int
     for_version: int
@@ -53,12 +75,12 @@ class Job:
 
     id: str
     game_id: str
-    kind: str
+    kind: JobKind
     seat: int
     level: int
     for_version: int
     request: dict[str, Any]
-    state: str
+    state: JobState
     attempts: int
     lease_holder: str | None
     lease_expires_at: str | None
@@ -93,7 +115,7 @@ class JobRepository(Protocol):
         ...
 
     def finish(
-        self, job_id: str, holder: str, state: str, result: dict[str, Any] | None = None, error: str | None = None,
+        self, job_id: str, holder: str, state: JobState, result: dict[str, Any] | None = None, error: str | None = None,
     ) -> bool:
         """Record the job's outcome if ``holder`` still holds its lease; tell whether it did."""
         ...
@@ -120,6 +142,15 @@ class Dispatcher(Protocol):
 
     def dispatch(self, job_id: str) -> None:
         """Ask for the job to be run (at least once)."""
+        ...
+
+
+@runtime_checkable
+class Broker(Dispatcher, Protocol):
+    """A dispatcher through a message broker, which a readiness check can ping."""
+
+    def ping(self, timeout: float = 2.0) -> None:
+        """Raise when the broker cannot be reached within ``timeout`` seconds."""
         ...
 
 

@@ -1,7 +1,8 @@
 """The store of tables as the use cases see it: invites, claimed seats and the listing, beside the log.
 
 A table's events go to the game's log like any other (service/ports/events.py); what must
-not be in an event lives beside it, written in the same transaction as the events:
+not be in an event lives beside it, as rows of the change that stores the events (a
+``Change``'s ``rows``), written in the same transaction:
 
 - each open seat's invite, as its SHA-256 only (shown once, when the game is created);
 - a claimed seat's bearer token, as its hash, in the game's seats (one row per seat: of
@@ -12,13 +13,8 @@ not be in an event lives beside it, written in the same transaction as the event
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
-
-from domain.views import Concealment
-from service.ports.events import AppendResult, NewEvent, SeatRecord
-from service.ports.jobs import JobRequest
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,27 +47,7 @@ class ListingChange:
 
 
 class TableLog(Protocol):
-    """Tables beside the event log: creation with invites and listing, appends that claim seats, the list."""
-
-    def create_table(
-        self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
-        jobs: Sequence[JobRequest], invites: Sequence[Invite], listing: Listing | None,
-        concealment: Concealment | None = None,
-    ) -> AppendResult:
-        """Store a new game (as ``create_game`` does) with its invites and its listing, in one transaction."""
-        ...
-
-    def append_table(
-        self, game_id: str, expected_version: int, events: Sequence[NewEvent], jobs: Sequence[JobRequest] = (),
-        claim: SeatRecord | None = None, listing: ListingChange | None = None, idempotency_key: str | None = None,
-        concealment: Concealment | None = None,
-    ) -> AppendResult:
-        """Append ``events`` after ``expected_version`` with the claimed seat's token and the listing's change.
-
-        All or nothing: ConcurrencyError when the game moved, as ``append``; a seat
-        claimed twice can never store two tokens.
-        """
-        ...
+    """What the store answers of tables: an open seat's invite, and the list of waiting tables."""
 
     def invite_hash(self, game_id: str, seat: int) -> str | None:
         """Return the hash of an open seat's invite, None when it has none."""

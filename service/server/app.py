@@ -107,9 +107,16 @@ def gunicorn_options(settings: Settings, bind: str, processes: int) -> dict[str,
 
 
 def prepare_gevent() -> None:
-    """Patch the standard library for gevent: call first, before psycopg, SQLAlchemy or the app is imported."""
+    """Patch the standard library for gevent: call first, before psycopg, SQLAlchemy or the app is imported.
+
+    numba is imported before the patch: its compiler lock is made when it is first imported,
+    and made after the patch it would be a lock of greenlets, which the computer players'
+    native threads (service/jobs/offload.py) compiling a kernel's specialization at once
+    could wait on forever. Made before, it is a lock of threads, as numba means it.
+    """
     if "psycopg" in sys.modules and not _is_patched():
         raise RuntimeError("patch for gevent before psycopg is imported: it picks how it waits at import")
+    import numba.core.compiler_lock  # noqa: F401 - for its lock's sake (see above)
     from gevent import monkey
 
     monkey.patch_all()

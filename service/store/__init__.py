@@ -4,7 +4,7 @@
   or service/store/postgres.py, the common part in service/store/recorder.py), which
   implements ``EventLog`` (service/ports/events.py) and writes each change's jobs in the
   same transaction as its events (the outbox), and ``TableLog`` (service/ports/tables.py):
-  a table's invites, claimed seats and listing (service/store/seat_claims.py);
+  a table's invites, claimed seats and listing (service/store/rows.py);
 - ``JobRows`` (service/store/job_rows.py) implements ``JobRepository``: the job rows and
   their leases;
 - engines (db.py), migrations (migrate.py), least-privilege roles (grants.py) and the

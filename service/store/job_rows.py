@@ -39,7 +39,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from service.ports.jobs import FAILED, MAX_ATTEMPTS, PENDING, RUNNING, MOVE, Job, JobRequest
+from service.ports.jobs import FAILED, MAX_ATTEMPTS, MOVE, PENDING, RUNNING, Job, JobKind, JobRequest, JobState
 from service.store.db import deferred_begin
 from service.store.encoding import stamp, utc_now
 from service.store.schema import jobs_table
@@ -150,7 +150,7 @@ class JobRows:
             )).rowcount)
 
     def finish(
-        self, job_id: str, holder: str, state: str, result: dict[str, Any] | None = None,
+        self, job_id: str, holder: str, state: JobState, result: dict[str, Any] | None = None,
         error: str | None = None,
     ) -> bool:
         """Record the job's outcome, only if ``holder`` still holds its lease; tell whether it did."""
@@ -243,4 +243,5 @@ def _job(row: sa.Row[Any]) -> Job:
     data = dict(row._mapping)
     data["request"] = json.loads(data["request"])
     data["result"] = None if data["result"] is None else json.loads(data["result"])
+    data["kind"], data["state"] = JobKind(data["kind"]), JobState(data["state"])
     return Job(**data)

@@ -1,6 +1,6 @@
 """The listing of waiting tables (``GET /v1/tables``): rows kept in step with the tables' events.
 
-A listed game's row is inserted with the game (service/store/seat_claims.py), changed in
+A listed game's row is inserted with the game (service/store/rows.py), changed in
 the transaction of each claim or departure that changes its open seats, and deleted in
 the one that starts the game (its last seat filled) or abandons it. It holds nothing
 secret: the rules' preset and title, the seats anyone may claim from the list, how many

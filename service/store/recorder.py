@@ -7,7 +7,9 @@ append's transaction on the driver's own connection, reading the head and taking
 version, inserting a batch, reading a game's events, the global feed (knowing which
 positions are safe to serve) and the games' heads. This class holds the rest:
 
-- `append` takes the version the caller last saw; of two writers at the same version
+- `create` stores a new game and `append` a change of one (a ``Change``: events, jobs, what
+  the events hide, the idempotency key, the rows beside them). `append` takes the version
+  the caller last saw; of two writers at the same version
   exactly one wins, the other gets ``ConcurrencyError``. Versions run 1, 2, 3 ... per game
   with no gap; a batch commits whole or not at all, with the job rows it calls for (the
   transactional outbox: ``jobs``, stored by service/store/job_rows.py in the same
@@ -28,10 +30,9 @@ positions are safe to serve) and the games' heads. This class holds the rest:
   remembered from a replay (``remember_head``) is not kept, and counts only at its own
   version. `heads` (each backend's own) answers where a row counts, so a change stored
   without a concealment (or a game stored before the table) is never hidden by a stale row.
-- ``within`` runs the caller's statements in the transaction that stores the events (a
-  table's invites, claims and listing: service/store/seat_claims.py), so they commit with
-  the events or not at all; such a write takes SQLAlchemy's path, the rest the backend's
-  driver path.
+- A change's rows (a table's invites, claims and listing: service/store/rows.py) are
+  written in the transaction that stores its events, so they commit with the events or not
+  at all; such a write takes SQLAlchemy's path, the rest the backend's driver path.
 
 Database errors are translated once, at this boundary (service/store/translate.py); malformed
 input raises ValueError before anything is written.
@@ -55,7 +56,7 @@ from sqlalchemy.exc import IntegrityError
 from domain.views import Concealment
 from service.hashing import GENESIS_HASH
 from service.ports.events import (
-    AppendResult, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, NewEvent, SeatRecord,
+    AppendResult, Change, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, SeatRecord,
     StoredEvent, StoreError,
 )
 from service.ports.jobs import JobRequest
@@ -65,11 +66,9 @@ from service.store.encoding import (
     stamp_now, utc_now,
 )
 from service.store.job_rows import insert_jobs
+from service.store.rows import write_rows
 from service.store.translate import unavailable_as_store_error
 from service.store.schema import events_table, game_secrets_table, idempotency_keys_table, seats_table
-
-Within = Callable[[Connection, str], None]
-"""Statements to run in a write's transaction once its events are stored, given the transaction's stamp."""
 
 KNOWN_HEADS = 10_000
 """How many games' last stored version and hash a recorder keeps (service/store/recorder.py ``_known``)."""
@@ -91,59 +90,51 @@ class Recorder(ABC):
         # since, the unique (game_id, version) index refuses the insert, as it refuses a racer.
         self._known: dict[str, tuple[int, str, Concealment | None]] = {}
 
-    def create_game(
-        self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
-        jobs: Sequence[JobRequest] = (), concealment: Concealment | None = None, within: Within | None = None,
-    ) -> AppendResult:
-        """Store a new game's first events (versions 1..n), seats, secret, jobs and head in one transaction."""
-        encoded = encode(events)
+    def create(self, game_id: str, secret: str, change: Change) -> AppendResult:
+        """Store a new game: its secret and its first change (versions 1..n, seats, jobs, head, rows), in one transaction."""
+        encoded = encode(change.events)
+        seats = [row for row in change.rows if isinstance(row, SeatRecord)]
+        others = [row for row in change.rows if not isinstance(row, SeatRecord)]
         check_seats(seats)
         now = self._now()
         try:
-            if within is None:
-                stored, job_ids = self._create_in_transaction(game_id, encoded, seats, secret, jobs, concealment, now)
+            if not others:
+                stored, job_ids = self._create_in_transaction(
+                    game_id, encoded, seats, secret, change.jobs, change.concealment, now,
+                )
             else:
                 with self._transaction() as conn:
-                    stored, job_ids = self._create(conn, game_id, encoded, seats, secret, jobs, concealment, now)
-                    within(conn, now)
-        except self.RACE_ERRORS as error:  # another create_game with this id committed first
+                    stored, job_ids = self._create(conn, game_id, encoded, seats, secret, change.jobs,
+                                                   change.concealment, now)
+                    write_rows(conn, game_id, others, now)
+        except self.RACE_ERRORS as error:  # another creation with this id committed first
             raise GameExistsError(f"game {game_id!r} already exists") from error
-        self._know(stored[-1], concealment)
+        self._know(stored[-1], change.concealment)
         return AppendResult(stored, replayed=False, jobs=job_ids)
 
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        events: Sequence[NewEvent],
-        idempotency_key: str | None = None,
-        fingerprint: str | None = None,
-        jobs: Sequence[JobRequest] = (),
-        concealment: Concealment | None = None,
-        within: Within | None = None,
-    ) -> AppendResult:
-        """Append `events` after `expected_version`, all or nothing, once per idempotency key.
+    def append(self, game_id: str, expected_version: int, change: Change) -> AppendResult:
+        """Store ``change`` after ``expected_version``, all or nothing, once per idempotency key.
 
-        Without an explicit `fingerprint`, a keyed request is fingerprinted by its events
-        (types, schema versions and payloads). ``jobs`` and the game's head (with
-        ``concealment``, what its events hide after this change) are stored in the same
-        transaction (not when the request is a repeat answered from its key); the jobs' ids
-        are returned. Whatever ``within``
-        writes is stored in that transaction too.
+        Without a ``fingerprint``, a keyed change is fingerprinted by its events (types,
+        schema versions and payloads). Its jobs, the game's head (with its ``concealment``,
+        what the events hide after it) and its rows are stored in the same transaction (not
+        when the request is a repeat answered from its key); the jobs' ids are returned.
         """
         if expected_version < 0:
             raise ValueError(f"expected version must be 0 or more, not {expected_version}")
-        encoded = encode(events)
-        claim = None if idempotency_key is None else (idempotency_key, fingerprint or _fingerprint_of(encoded))
+        encoded = encode(change.events)
+        key = change.idempotency_key
+        claim = None if key is None else (key, change.fingerprint or _fingerprint_of(encoded))
+        jobs, concealment = change.jobs, change.concealment
         try:
-            if within is None:
+            if not change.rows:
                 result = self._append_in_transaction(game_id, expected_version, encoded, claim, jobs, concealment)
             else:
                 with self._transaction() as conn:
                     result = self._append(conn, game_id, expected_version, encoded, claim, jobs, concealment,
                                           self._known.get(game_id))
                     if not result.replayed:
-                        within(conn, result.events[0].recorded_at)
+                        write_rows(conn, game_id, change.rows, result.events[0].recorded_at)
         except self.RACE_ERRORS as error:
             # A concurrent writer committed this version (or this key) first, and this
             # transaction is void. Look again.
@@ -155,8 +146,8 @@ class Recorder(ABC):
                 current = _head(conn, game_id)[0]
             if current != expected_version:
                 raise ConcurrencyError(game_id, expected_version, current) from error
-            # Nobody moved the game: the database refused a row of this batch itself.
-            raise StoreError(f"game {game_id!r}: the batch could not be stored: {error}") from error
+            # Nobody moved the game: the database refused a row of this change itself.
+            raise StoreError(f"game {game_id!r}: the change could not be stored: {error}") from error
         if not result.replayed:
             self._know(result.events[-1], concealment)
         return result
@@ -208,15 +199,6 @@ class Recorder(ABC):
         """Return the game's current version: 0 when it has no events."""
         with self._transaction(read_only=True) as conn:
             return _head(conn, game_id)[0]
-
-    def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
-        """Return the seat whose bearer token hashes to `token_hash`, or None."""
-        c = seats_table.c
-        with self._transaction(read_only=True) as conn:
-            seat = conn.execute(
-                sa.select(c.seat).where(c.game_id == game_id, c.token_hash == token_hash)
-            ).scalar_one_or_none()
-        return None if seat is None else int(seat)
 
     def seats(self, game_id: str) -> list[SeatRecord]:
         """Return the game's seats in seat order."""

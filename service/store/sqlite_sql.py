@@ -43,7 +43,7 @@ INSERT_KEY = (
     "INSERT INTO idempotency_keys (game_id, key, fingerprint, first_version, last_version, created_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"
 )
-# A game exists once it has an event or a secret (service/store/recorder.py ``create_game``).
+# A game exists once it has an event or a secret (service/store/recorder.py ``create``).
 GAME_EXISTS = (
     "SELECT EXISTS (SELECT 1 FROM events WHERE game_id = ?1) OR EXISTS (SELECT 1 FROM game_secrets WHERE game_id = ?1)"
 )

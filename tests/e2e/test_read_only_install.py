@@ -77,7 +77,7 @@ from domain.ai.fastsim.dealer import uniform
 assert 0 <= uniform(np.ones(1, dtype=np.uint64)) < 1  # compiled in memory: there is nowhere to cache it
 from service.api import create_app
 from service.config import Settings
-app = create_app(Settings(database_url="sqlite:///{tmp_path}/pitch.db"))
+app = create_app(settings=Settings(database_url="sqlite:///{tmp_path}/pitch.db"))
 assert app.test_client().get("/healthz").status_code == 200
 """
     _run(installed, script, tmp_path)

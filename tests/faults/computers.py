@@ -22,15 +22,16 @@ from typing import Any
 import redis
 
 from service.bootstrap import Services, build_services
-from service.config import Settings
 from service.ports.jobs import DONE, FAILED, MOVE, PENDING, RUNNING, SUPERSEDED
 from service.store.schema import jobs_table
 from service.store.migrate import upgrade
+from tests.service.serving import unlimited
 from tests.dbs import postgres_database
 from tests.faults.logs import check_game
 from tests.faults.outages import PrivatePostgres, PrivateRedis
 from tests.faults.servers import PITCH, service_env
 from tests.faults.waiting import wait_for
+from tests.factories import start_game
 
 LEASE = "2"
 LEVELS = (1, 4, 2, 4)  # two Monte Carlo seats, whose moves take long enough to be caught in the middle
@@ -93,7 +94,7 @@ class Table:
         """Create a game of four computer seats; its first move job is sent at once."""
         options = {"game_over": "hands", "hand_limit": hands}
         seats = [{"kind": "ai", "level": level} for level in LEVELS]
-        return self.services.games.create_game("team-auction", options, seats, seed=seed).game_id
+        return start_game(self.services.games, "team-auction", options, seats, seed=seed).game_id
 
     def version(self, game_id: str) -> int:
         return self.services.games.store.version(game_id)
@@ -120,7 +121,7 @@ def computer_table(logs: Path, postgres: PrivatePostgres, broker: PrivateRedis) 
     try:
         with postgres_database(postgres.admin_url) as url:
             upgrade(url)
-            services = build_services(Settings(database_url=url, broker_url=broker.url(), job_lease_seconds=float(LEASE)))
+            services = build_services(unlimited(url, broker_url=broker.url(), job_lease_seconds=float(LEASE)))
             table = Table(services, service_env(url, PITCH_BROKER_URL=broker.url(), PITCH_JOB_LEASE=LEASE), logs)
             try:
                 yield table

@@ -1,15 +1,15 @@
 """In-memory fakes of the ports (service/ports), for use-case tests that need no database.
 
-``MemoryEventLog`` keeps the event store's promises the use cases rely on (an append at
-a stale version conflicts, a batch and its jobs are stored together or not at all, a
-repeated idempotency key answers the first result, ``read_all`` by position); the
-recorders keep the same promises on SQLite and PostgreSQL (tests/service/test_store.py,
-whose contract tests run on this fake too where they do not reach into SQL).
+``MemoryEventLog`` keeps the event store's promises (an append at a stale version
+conflicts, a change and its jobs and rows are stored together or not at all, a repeated
+idempotency key answers the first result, ``read_all`` by position, a seat holds one
+token, the listing follows its changes): the store's contract tests
+(tests/service/test_store.py, tests/service/test_table_store.py) run on it as on the
+recorders of SQLite and PostgreSQL, so a use-case test over it means what it says.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 import uuid
@@ -17,13 +17,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from service.hashing import GENESIS_HASH, canonical_json, chain_hash
 from domain.views import Concealment
+from service.hashing import GENESIS_HASH, chain_hash
 from service.ports.events import (
-    AppendResult, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, NewEvent, SeatRecord,
-    StoredEvent,
+    AppendResult, Change, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, Row,
+    SeatRecord, StoredEvent, StoreError,
 )
-from service.ports.jobs import DONE, FAILED, MOVE, PENDING, RUNNING, Job, JobRequest
+from service.ports.jobs import CLOCK, DONE, FAILED, MOVE, PENDING, RUNNING, Job, JobRequest
+from service.ports.tables import Invite, Listing, ListingChange
+from service.store.encoding import Encoded, encode
+from service.store.encoding import fingerprint as events_fingerprint
 
 STAMP = "2025-01-01T00:00:00.000000Z"
 
@@ -38,9 +41,12 @@ class MemoryJobRows:
     def insert(self, game_id: str, jobs: Sequence[JobRequest]) -> tuple[str, ...]:
         """Store pending jobs; raise ValueError (nothing stored) for a second move at one version."""
         with self._lock:
+            seen: set[tuple[str, int]] = set()
             for job in jobs:
-                if job.kind == MOVE and self._move(game_id, job.for_version) is not None:
-                    raise ValueError(f"a move for version {job.for_version} of {game_id} is stored already")
+                once = (job.kind, job.for_version)
+                if job.kind in (MOVE, CLOCK) and (once in seen or self._job(game_id, job.for_version, job.kind)):
+                    raise ValueError(f"a {job.kind} for version {job.for_version} of {game_id} is stored already")
+                seen.add(once)
             made = [
                 Job(str(uuid.uuid4()), game_id, job.kind, job.seat, job.level, job.for_version, dict(job.request),
                     PENDING, 0, None, None, None, None, STAMP, STAMP)
@@ -63,7 +69,10 @@ class MemoryJobRows:
         return self._move(game_id, version)
 
     def _move(self, game_id: str, version: int) -> Job | None:
-        return next((j for j in self.rows.values() if (j.game_id, j.for_version, j.kind) == (game_id, version, MOVE)),
+        return self._job(game_id, version, MOVE)
+
+    def _job(self, game_id: str, version: int, kind: str) -> Job | None:
+        return next((j for j in self.rows.values() if (j.game_id, j.for_version, j.kind) == (game_id, version, kind)),
                     None)
 
     def claim(self, job_id: str, holder: str, lease_seconds: float) -> Job | None:
@@ -104,9 +113,10 @@ class MemoryJobRows:
 class _Game:
     events: list[StoredEvent] = field(default_factory=list)
     seats: list[SeatRecord] = field(default_factory=list)
-    secret: str = ""
+    secret: str | None = None
     keys: dict[str, tuple[str, int, int]] = field(default_factory=dict)
     head: GameHead | None = None
+    invites: dict[int, str] = field(default_factory=dict)
 
 
 class MemoryEventLog:
@@ -116,46 +126,48 @@ class MemoryEventLog:
         self.jobs = jobs or MemoryJobRows()
         self.games: dict[str, _Game] = {}
         self.log: list[StoredEvent] = []
+        self.listed: dict[str, Listing] = {}
         self.appends = 0
         self._lock = threading.Lock()
 
-    def create_game(
-        self, game_id: str, events: Sequence[NewEvent], seats: Sequence[SeatRecord], secret: str,
-        jobs: Sequence[JobRequest] = (), concealment: Concealment | None = None,
-    ) -> AppendResult:
+    def create(self, game_id: str, secret: str, change: Change) -> AppendResult:
+        encoded = encode(change.events)
         with self._lock:
             if game_id in self.games:
                 raise GameExistsError(f"game {game_id!r} already exists")
-            game = _Game(seats=sorted(seats, key=lambda s: s.seat), secret=secret)
-            stored = self._stored(game_id, game, events, None)
-            job_ids = self.jobs.insert(game_id, jobs)
+            game = _Game(secret=secret)
+            stored = self._stored(game_id, game, encoded, None)
+            rows = self._rows(game_id, game, change.rows)
+            job_ids = self._jobs(game_id, change.jobs)
             self.games[game_id] = game
-            self._commit(game, stored, concealment)
+            self._commit(game_id, game, stored, change.concealment, rows)
         return AppendResult(stored, replayed=False, jobs=job_ids)
 
-    def append(
-        self, game_id: str, expected_version: int, events: Sequence[NewEvent],
-        idempotency_key: str | None = None, fingerprint: str | None = None, jobs: Sequence[JobRequest] = (),
-        concealment: Concealment | None = None,
-    ) -> AppendResult:
-        if not events:
+    def append(self, game_id: str, expected_version: int, change: Change) -> AppendResult:
+        if expected_version < 0:
+            raise ValueError(f"expected version must be 0 or more, not {expected_version}")
+        if not change.events:
             raise ValueError("at least one event is needed")
+        encoded = encode(change.events)  # the store's own checks and canonical form, before anything
         with self._lock:
-            game = self.games.setdefault(game_id, _Game())
-            if idempotency_key is not None:
-                fingerprint = fingerprint or _fingerprint(events)
-                earlier = self._replay(game_id, game, idempotency_key, fingerprint)
+            game = self.games.get(game_id, _Game())
+            key, fingerprint = change.idempotency_key, change.fingerprint
+            if key is not None:
+                fingerprint = fingerprint or events_fingerprint(encoded)
+                earlier = self._replay(game_id, game, key, fingerprint)
                 if earlier is not None:
                     return earlier
             current = len(game.events)
             if current != expected_version:
                 raise ConcurrencyError(game_id, expected_version, current)
-            stored = self._stored(game_id, game, events, idempotency_key)
-            job_ids = self.jobs.insert(game_id, jobs)  # raises before anything is kept
-            if idempotency_key is not None:
+            stored = self._stored(game_id, game, encoded, key)
+            rows = self._rows(game_id, game, change.rows)  # each raises before anything is kept
+            job_ids = self._jobs(game_id, change.jobs)
+            self.games[game_id] = game
+            if key is not None:
                 assert fingerprint is not None
-                game.keys[idempotency_key] = (fingerprint, stored[0].version, stored[-1].version)
-            self._commit(game, stored, concealment)
+                game.keys[key] = (fingerprint, stored[0].version, stored[-1].version)
+            self._commit(game_id, game, stored, change.concealment, rows)
             self.appends += 1
         return AppendResult(stored, replayed=False, jobs=job_ids)
 
@@ -164,17 +176,21 @@ class MemoryEventLog:
             return self._replay(game_id, self.games.get(game_id, _Game()), idempotency_key, fingerprint)
 
     def read(self, game_id: str, after: int = 0, limit: int | None = None, as_stored: bool = False) -> list[StoredEvent]:
+        if limit is not None and limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit}")
         events = [e for e in self.games.get(game_id, _Game()).events if e.version > after]
         return events if limit is None else events[:limit]
 
     def read_all(self, after: int = 0, limit: int = 100) -> list[StoredEvent]:
+        if limit < 0:
+            raise ValueError(f"limit must be 0 or more, not {limit}")
         return [e for e in self.log if e.position > after][:limit]
 
     def version(self, game_id: str) -> int:
         return len(self.games.get(game_id, _Game()).events)
 
     def seats(self, game_id: str) -> list[SeatRecord]:
-        return list(self.games.get(game_id, _Game()).seats)
+        return sorted(self.games.get(game_id, _Game()).seats, key=lambda s: s.seat)
 
     def heads(self, game_ids: Sequence[str]) -> dict[str, GameHead]:
         with self._lock:
@@ -205,22 +221,66 @@ class MemoryEventLog:
     def ping(self) -> None:
         return None
 
-    def _stored(self, game_id: str, game: _Game, events: Sequence[NewEvent], key: str | None) -> tuple[StoredEvent, ...]:
+    def invite_hash(self, game_id: str, seat: int) -> str | None:
+        return self.games.get(game_id, _Game()).invites.get(seat)
+
+    def listings(self, after: tuple[str, str] | None, limit: int, preset: str | None = None) -> list[Listing]:
+        rows = sorted(self.listed.values(), key=lambda r: (r.created_at, r.game_id))
+        rows = [r for r in rows if (after is None or (r.created_at, r.game_id) > after)
+                and (preset is None or r.preset == preset)]
+        return rows[:limit]
+
+    def _stored(
+        self, game_id: str, game: _Game, encoded: Sequence[Encoded], key: str | None,
+    ) -> tuple[StoredEvent, ...]:
         previous = game.events[-1].hash if game.events else GENESIS_HASH
         stored = []
-        for offset, event in enumerate(events, start=1):
-            data = json.loads(canonical_json(dict(event.data)))
+        for offset, event in enumerate(encoded, start=1):
             row = {"game_id": game_id, "version": len(game.events) + offset, "type": event.type,
-                   "schema_version": event.schema_version, "data": data, "recorded_at": STAMP}
+                   "schema_version": event.schema_version, "data": json.loads(event.data_json),
+                   "recorded_at": _stamp(len(self.log) + 1)}
             previous = chain_hash(previous, row)
             stored.append(StoredEvent(position=len(self.log) + offset, idempotency_key=key, hash=previous, **row))
         return tuple(stored)
 
-    def _commit(self, game: _Game, stored: tuple[StoredEvent, ...], concealment: Concealment | None) -> None:
+    def _rows(self, game_id: str, game: _Game, rows: Sequence[Row]) -> list[Row]:
+        """Check a change's rows as the database's keys would; raise StoreError (nothing kept) for a second one."""
+        taken = {s.seat for s in game.seats}
+        for row in rows:
+            if isinstance(row, SeatRecord):
+                if row.seat in taken:
+                    raise StoreError(f"game {game_id!r}: seat {row.seat} holds a token already")
+                taken.add(row.seat)
+            elif isinstance(row, Invite) and row.seat in game.invites:
+                raise StoreError(f"game {game_id!r}: seat {row.seat} has an invite already")
+        return list(rows)
+
+    def _jobs(self, game_id: str, jobs: Sequence[JobRequest]) -> tuple[str, ...]:
+        try:
+            return self.jobs.insert(game_id, jobs)
+        except ValueError as error:
+            raise StoreError(f"game {game_id!r}: the change could not be stored: {error}") from None
+
+    def _commit(
+        self, game_id: str, game: _Game, stored: tuple[StoredEvent, ...], concealment: Concealment | None,
+        rows: Sequence[Row],
+    ) -> None:
         game.events.extend(stored)
         self.log.extend(stored)
-        if concealment is not None:
-            game.head = GameHead(stored[-1].version, concealment)
+        game.head = None if concealment is None else GameHead(stored[-1].version, concealment)
+        for row in rows:
+            if isinstance(row, SeatRecord):
+                game.seats.append(row)
+            elif isinstance(row, Invite):
+                game.invites[row.seat] = row.invite_hash
+            elif isinstance(row, Listing):
+                self.listed[game_id] = replace(row, created_at=stored[0].recorded_at)
+            elif isinstance(row, ListingChange):
+                if row.waiting_for <= 0:
+                    self.listed.pop(game_id, None)
+                elif game_id in self.listed:
+                    self.listed[game_id] = replace(self.listed[game_id], open_seats=row.open_seats,
+                                                   waiting_for=row.waiting_for)
 
     def _replay(self, game_id: str, game: _Game, key: str, fingerprint: str) -> AppendResult | None:
         used = game.keys.get(key)
@@ -231,9 +291,10 @@ class MemoryEventLog:
         return AppendResult(tuple(e for e in game.events if used[1] <= e.version <= used[2]), replayed=True)
 
 
-def _fingerprint(events: Sequence[NewEvent]) -> str:
-    content = [[e.type, e.schema_version, canonical_json(dict(e.data))] for e in events]
-    return hashlib.sha256(canonical_json(content).encode("utf-8")).hexdigest()
+def _stamp(change: int) -> str:
+    """Return the time a change is recorded at: one microsecond after the one before, as a clock that never stops."""
+    return f"2025-01-01T{change // 3_600_000_000:02d}:{change // 60_000_000 % 60:02d}:{change // 1_000_000 % 60:02d}" \
+        f".{change % 1_000_000:06d}Z"
 
 
 class SentJobs:

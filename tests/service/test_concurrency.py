@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy import Engine
 
 from domain.views import NOTHING_HIDDEN
-from service.ports.events import ConcurrencyError, NewEvent
+from service.ports.events import ConcurrencyError, Change, NewEvent
 from service.store import open_event_store
 from service.store.schema import events_table
 
@@ -28,7 +28,7 @@ VERSIONS = 250
 def test_eight_writers_race_for_each_of_250_versions_and_exactly_one_wins_each(engine: Engine) -> None:
     store = open_event_store(engine)  # its pool (5 + 10 overflow) has a connection for every writer
     game_id = f"race-{uuid.uuid4().hex}"
-    store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
+    store.create(game_id, "secret", Change([NewEvent("GameStarted", {})]))
     barrier = threading.Barrier(WRITERS)
     outcomes: list[list[str]] = [["did not run"] * WRITERS for _ in range(VERSIONS)]
 
@@ -37,7 +37,7 @@ def test_eight_writers_race_for_each_of_250_versions_and_exactly_one_wins_each(e
             barrier.wait(timeout=60)
             expected = round_ + 1  # every writer saw the version the last round's winner made
             try:
-                store.append(game_id, expected, [NewEvent("Raced", {"round": round_, "writer": index})])
+                store.append(game_id, expected, Change([NewEvent("Raced", {"round": round_, "writer": index})]))
                 outcomes[round_][index] = "won"
             except ConcurrencyError as error:
                 outcomes[round_][index] = "conflict" if error.actual_version == expected + 1 else repr(error)
@@ -105,13 +105,13 @@ def _failing_row(engine: Engine, table: str, game_id: str, version: int | None) 
 def test_a_batch_commits_whole_or_not_at_all_wherever_it_fails(engine: Engine, table: str, row: int) -> None:
     store = open_event_store(engine)
     game_id = f"batch-{uuid.uuid4().hex}"
-    store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
+    store.create(game_id, "secret", Change([NewEvent("GameStarted", {})]))
     batch = [NewEvent("Step", {"n": n}) for n in range(BATCH)]
     with engine.connect() as conn:
         rows_before = conn.execute(sa.select(sa.func.count()).select_from(events_table)).scalar_one()
     with _failing_row(engine, table, game_id, row + 1 if table == "events" else None):
         with pytest.raises(Exception) as failed:  # noqa: PT011 - the database's own error, as each backend says it
-            store.append(game_id, 1, batch, idempotency_key="the-key", concealment=NOTHING_HIDDEN)
+            store.append(game_id, 1, Change(batch, idempotency_key="the-key", concealment=NOTHING_HIDDEN))
     assert "injected failure" in str(failed.value) or isinstance(failed.value, ConcurrencyError)
     assert store.version(game_id) == 1
     assert store.replayed(game_id, "the-key", "anything") is None  # the key was not kept either
@@ -119,7 +119,7 @@ def test_a_batch_commits_whole_or_not_at_all_wherever_it_fails(engine: Engine, t
     with engine.connect() as conn:
         assert conn.execute(sa.select(sa.func.count()).select_from(events_table)).scalar_one() == rows_before
     # Nothing half-written is in the way: the same command appends whole.
-    appended = store.append(game_id, 1, batch, idempotency_key="the-key")
+    appended = store.append(game_id, 1, Change(batch, idempotency_key="the-key"))
     assert [e.version for e in appended.events] == [2, 3, 4, 5, 6]
     assert store.verify_chain(game_id) is None
 
@@ -128,17 +128,16 @@ def test_a_failure_just_before_commit_stores_nothing(engine: Engine, monkeypatch
     """The last step of an append's transaction (its jobs) fails: the events, key and head go with it."""
     store = open_event_store(engine)
     game_id = f"commit-{uuid.uuid4().hex}"
-    store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
+    store.create(game_id, "secret", Change([NewEvent("GameStarted", {})]))
 
     def refuse(*_args: Any) -> None:
         raise RuntimeError("injected failure at commit")
 
     monkeypatch.setattr(type(store), "_insert_jobs", refuse)
     with pytest.raises(RuntimeError, match="at commit"):
-        store.append(game_id, 1, [NewEvent("Step", {"n": n}) for n in range(BATCH)], idempotency_key="k",
-                     concealment=NOTHING_HIDDEN)
+        store.append(game_id, 1, Change([NewEvent("Step", {"n": n}) for n in range(BATCH)], idempotency_key="k", concealment=NOTHING_HIDDEN))
     monkeypatch.undo()
     assert store.version(game_id) == 1
     assert store.heads([game_id]) == {}
     assert store.replayed(game_id, "k", "any") is None
-    assert store.append(game_id, 1, [NewEvent("Step", {})]).events[0].version == 2
+    assert store.append(game_id, 1, Change([NewEvent("Step", {})])).events[0].version == 2

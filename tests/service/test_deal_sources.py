@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.actions import action_of
+from domain.actions import Action, action_of
 from domain.legal import legal_commands
 from service.store.db import make_engine
 from service.games import GameService
@@ -17,6 +17,7 @@ from service.store.migrate import upgrade
 from service.games.state_cache import fold
 from service.store.sqlite import SQLiteRecorder
 from tests.dbs import sqlite_url
+from tests.factories import start_game
 
 
 class _CountingStore(SQLiteRecorder):
@@ -33,7 +34,7 @@ def _play_hands(service: GameService, game_id: str, tokens: list[str], actions: 
         seat = state.to_act
         assert seat is not None
         choices = legal_commands(state, seat)
-        service.act(game_id, tokens[seat], state.version, action_of(rng.choice(choices)))
+        service.act(game_id, tokens[seat], state.version, Action.parse(action_of(rng.choice(choices))))
 
 
 @pytest.mark.parametrize("fresh_process", [False, True])
@@ -43,7 +44,7 @@ def test_a_game_s_secret_is_read_at_most_once_per_process(tmp_path: Path, fresh_
     engine = make_engine(url)
     try:
         creator = GameService(_CountingStore(engine))
-        created = creator.create_game("team-auction", {}, [{"kind": "human"}] * 4, "deal-sources")
+        created = start_game(creator, "team-auction", {}, [{"kind": "human"}] * 4, "deal-sources")
         tokens = [seat["token"] for seat in created.seats]
         _CountingStore.secrets_read = 0
         service = GameService(_CountingStore(engine)) if fresh_process else creator

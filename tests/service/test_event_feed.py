@@ -27,7 +27,7 @@ from service.store.db import make_engine
 from service.store import open_event_store
 from service.store.recorder import Recorder
 from service.store.postgres import PostgresRecorder
-from service.ports.events import NewEvent
+from service.ports.events import Change, NewEvent
 from service.store.schema import events_table
 
 WRITERS = 6
@@ -109,11 +109,11 @@ def tail_while_writing(reader: Recorder, writers: Recorder, engine: Engine) -> t
     def write(index: int) -> None:
         try:
             game_id = f"feed-{uuid.uuid4().hex}"
-            writers.create_game(game_id, [NewEvent("GameStarted", {"writer": index})], [], "secret")
+            writers.create(game_id, "secret", Change([NewEvent("GameStarted", {"writer": index})]))
             version = 1
             for n in range(APPENDS):
                 batch = [NewEvent("Step", {"n": n, "k": k}) for k in range(1 + n % 3)]
-                version = writers.append(game_id, version, batch).events[-1].version
+                version = writers.append(game_id, version, Change(batch)).events[-1].version
         except BaseException as error:  # noqa: BLE001 - reported by the test
             failures.append(error)
 
@@ -177,8 +177,8 @@ def test_the_feed_reads_every_game_by_position_after_a_cursor(engine: Engine) ->
     start = _max_position(engine)
     games = [f"cursor-{uuid.uuid4().hex}" for _ in range(3)]
     for game_id in games:
-        store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret")
-    store.append(games[0], 1, [NewEvent("Step", {}), NewEvent("Step", {})])
+        store.create(game_id, "secret", Change([NewEvent("GameStarted", {})]))
+    store.append(games[0], 1, Change([NewEvent("Step", {}), NewEvent("Step", {})]))
     everything = store.read_all(start, 100)
     assert [e.game_id for e in everything] == [*games, games[0], games[0]]
     assert [e.position for e in everything] == sorted(e.position for e in everything)

@@ -83,6 +83,38 @@ def test_patching_after_psycopg_was_imported_is_refused() -> None:
 
 
 def test_the_pitch_command_imports_no_psycopg_before_serve_patches() -> None:
-    script = "import sys, service.cli\nprint('psycopg' in sys.modules, 'sqlalchemy' in sys.modules)\n"
+    script = "import sys, service.cli.main\nprint('psycopg' in sys.modules, 'sqlalchemy' in sys.modules)\n"
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert result.stdout.split() == ["False", "False"], result.stderr
+
+
+NATIVE_COMPILES = """
+import json, sys, time
+from service.server.app import prepare_gevent
+prepare_gevent()
+import threading
+import numba
+from numba.core.compiler_lock import global_compiler_lock
+from service.jobs.offload import in_native_thread
+import gevent
+
+@numba.njit(cache=False)
+def add(a, b):
+    return a + b
+
+started = time.monotonic()
+# Two computer players' threads compile two new specializations of one kernel at once.
+jobs = [gevent.spawn(in_native_thread, lambda t=t: add(t(1), t(2))) for t in (int, float)]
+gevent.joinall(jobs, timeout=60)
+print(json.dumps({"lock": type(global_compiler_lock._lock).__module__, "done": [j.value for j in jobs],
+                  "took": time.monotonic() - started}))
+"""
+
+
+def test_numbas_compiler_lock_stays_a_lock_of_threads_under_gevent() -> None:
+    """The computer players' native threads may compile kernels at once: they must never wait on a greenlet lock."""
+    result = subprocess.run([sys.executable, "-c", NATIVE_COMPILES], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    found = json.loads(result.stdout.strip().splitlines()[-1])
+    assert found["lock"] == "_thread", found  # the C lock of threads; patched, it is threading's, over greenlets
+    assert found["done"] == [3, 3.0], found

@@ -17,10 +17,8 @@ import pytest
 from flask import Flask
 
 from service.api import create_app
-from service.store.db import make_engine
-from service.games import GameService
-from service.store import open_event_store
-from service.store.recorder import Recorder
+from service.api.context import services
+from tests.service.serving import services_over
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.replay_helpers import choose
 
@@ -30,9 +28,9 @@ AT_ONCE, AFTER = 3, 2
 
 @pytest.fixture
 def app(store_url: str) -> Iterator[Flask]:
-    engine = make_engine(store_url)
-    yield create_app(service=GameService(open_event_store(engine)))
-    engine.dispose()
+    services = services_over(store_url)
+    yield create_app(services)
+    services.close()
 
 
 def test_100_commands_sent_5_times_each_store_once_and_answer_alike(app: Flask) -> None:
@@ -82,7 +80,8 @@ def test_100_commands_sent_5_times_each_store_once_and_answer_alike(app: Flask) 
         reused = client.post(f"/v1/games/{game.id}/actions", json=other, headers=headers)
         assert reused.status_code == 422 and reused.get_json()["type"] == "/problems/idempotency-key-reused"
 
-    store: Recorder = app.extensions["pitch"].store
+    with app.app_context():
+        store = services().games.store
     stored_keys: Counter[str] = Counter()
     for game in games:
         events = store.read(game.id)

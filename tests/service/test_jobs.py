@@ -14,17 +14,19 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event
 
+from domain.actions import Pass
 from domain.state import GameState
 from service.games import GameService
 from service.jobs.handlers import default_handlers
 from service.jobs.runner import JobRunner
-from service.ports.events import NewEvent, StoreError, StoreUnavailableError
+from service.ports.events import Change, NewEvent, StoreError, StoreUnavailableError
 from service.ports.jobs import (
     BID_ANALYSIS, DONE, FAILED, HINT, MOVE, PENDING, RUNNING, SUPERSEDED, Dispatcher, JobRequest,
 )
 from service.store import open_event_store
 from service.store.db import make_engine
 from service.store.job_rows import JobRows
+from tests.factories import start_game
 
 LEASE = 30.0
 ACTIONS = ("BidMade", "BidPassed", "TrumpDeclared", "CardPlayed")
@@ -85,7 +87,7 @@ def hint_job(seat: int = 0, extra: dict[str, Any] | None = None, kind: str = HIN
 
 def computer_game(world: World, seed: str) -> str:
     seats = [{"kind": "ai", "level": 1}] * 4
-    return world.games.create_game("team-auction", {}, seats, seed=seed).game_id
+    return start_game(world.games, "team-auction", {}, seats, seed=seed).game_id
 
 
 def actions_in(world: World, game_id: str) -> list[str]:
@@ -103,7 +105,7 @@ def test_a_computer_seat_to_act_gets_one_move_job_per_version(world: World, requ
 
 def test_a_computer_move_is_stored_with_the_events_that_call_for_it(world: World, request: pytest.FixtureRequest) -> None:
     """The process may die between the commit and the send: the move's row is already there."""
-    world.games.dispatcher = None  # nothing is sent after the commit
+    world.games.writer.dispatcher = None  # nothing is sent after the commit
     game_id = computer_game(world, request.node.name)
     assert world.sent.sent == []
     job = world.store.move_for(game_id, world.games.load(game_id).version)
@@ -121,7 +123,7 @@ def test_a_move_that_cannot_be_stored_leaves_the_events_unstored(world: World, r
     version = before[-1].version
     twice = [JobRequest(MOVE, 1, 1, version + 1), JobRequest(MOVE, 2, 1, version + 1)]  # one move per version
     with pytest.raises(StoreError) as refused:
-        store.append(game_id, version, [NewEvent("BidPassed", {"seat": 1})], jobs=twice)
+        store.append(game_id, version, Change([NewEvent("BidPassed", {"seat": 1})], jobs=twice))
     assert "could not be stored" in str(refused.value)
     assert store.read(game_id) == before  # all or nothing: no event, no job
     assert world.store.move_for(game_id, version + 1) is None
@@ -245,9 +247,9 @@ def test_a_move_stored_by_a_worker_that_died_before_scheduling_the_next_is_follo
     assert job is not None
     # Worker "a" stores its move (and with it the next seat's move, in the same
     # transaction), then dies before it sends the next move and records the job's end.
-    world.games.dispatcher = None
-    world.games.act_as(game_id, job.seat, job.for_version, {"type": "pass"}, f"job:{job_id}")
-    world.games.dispatcher = world.sent
+    world.games.writer.dispatcher = None
+    world.games.act_as(game_id, Pass(job.seat), job.for_version, f"job:{job_id}")
+    world.games.writer.dispatcher = world.sent
     assert world.sent.sent == [job_id]
     world.clock.advance(LEASE + 1)
     assert job_id in world.jobs.sweep()

@@ -18,7 +18,7 @@ from sqlalchemy.engine import make_url
 
 from service.cli.main import main
 from domain.views import NOTHING_HIDDEN, Concealment
-from service.ports.events import GameHead, NewEvent, SeatRecord
+from service.ports.events import GameHead, Change, NewEvent, SeatRecord
 from service.ports.jobs import JobRequest
 from service.ports.tables import Invite, Listing, ListingChange
 from service.store import open_event_store
@@ -58,12 +58,12 @@ def test_the_role_plays_runs_jobs_and_reads_the_feed(granted: tuple[str, str]) -
     try:
         store = open_event_store(engine)
         game_id = f"grant-{uuid.uuid4().hex}"
-        store.create_game(game_id, [NewEvent("GameStarted", {})], [], "secret", concealment=NOTHING_HIDDEN)
-        store.append(game_id, 1, [NewEvent("Step", {})], idempotency_key="k", concealment=Concealment(1, 2))
-        assert store.append(game_id, 1, [NewEvent("Step", {})], idempotency_key="k").replayed
+        store.create(game_id, "secret", Change([NewEvent("GameStarted", {})], concealment=NOTHING_HIDDEN))
+        store.append(game_id, 1, Change([NewEvent("Step", {})], idempotency_key="k", concealment=Concealment(1, 2)))
+        assert store.append(game_id, 1, Change([NewEvent("Step", {})], idempotency_key="k")).replayed
         assert [e.game_id for e in store.read_all(0, 10)] == [game_id, game_id]
         assert store.heads([game_id]) == {game_id: GameHead(2, Concealment(1, 2))}
-        store.append(game_id, 2, [NewEvent("Step", {})])
+        store.append(game_id, 2, Change([NewEvent("Step", {})]))
         store.remember_head(game_id, GameHead(3, NOTHING_HIDDEN))  # as a page that replayed the game does
         assert store.heads([game_id]) == {game_id: GameHead(3, NOTHING_HIDDEN)}
         assert store.verify_chain(game_id) is None
@@ -82,12 +82,12 @@ def test_the_role_opens_tables_claims_seats_and_keeps_the_listing(granted: tuple
         store = open_event_store(engine)
         game_id = f"table-{uuid.uuid4().hex}"
         listing = Listing(game_id, "team-auction", "Team auction", 4, (0, 1), 2, "")
-        store.create_table(game_id, [NewEvent("GameStarted", {})], [], "secret", [JobRequest("clock", 0, 3, 1, delay=5)],
-                           [Invite(0, "i0"), Invite(1, "i1")], listing)
-        store.append_table(game_id, 1, [NewEvent("SeatClaimed", {"seat": 0})],
-                           claim=SeatRecord(0, "t0", "human", None), listing=ListingChange((1,), 1))
-        store.append_table(game_id, 2, [NewEvent("SeatClaimed", {"seat": 1})],
-                           claim=SeatRecord(1, "t1", "human", None), listing=ListingChange((), 0))
+        store.create(game_id, "secret", Change([NewEvent("GameStarted", {})], jobs=[JobRequest("clock", 0, 3, 1, delay=5)],
+                                               rows=[Invite(0, "i0"), Invite(1, "i1"), listing]))
+        store.append(game_id, 1, Change([NewEvent("SeatClaimed", {"seat": 0})],
+                                        rows=[SeatRecord(0, "t0", "human", None), ListingChange((1,), 1)]))
+        store.append(game_id, 2, Change([NewEvent("SeatClaimed", {"seat": 1})],
+                                        rows=[SeatRecord(1, "t1", "human", None), ListingChange((), 0)]))
         assert store.invite_hash(game_id, 1) == "i1" and [s.seat for s in store.seats(game_id)] == [0, 1]
         assert [row.game_id for row in store.listings(None, 100) if row.game_id == game_id] == []
         assert JobRows(engine).scheduled()

@@ -14,9 +14,10 @@ from service.store.db import make_engine
 from service.store.migrate import current, downgrade, upgrade
 from service.games import GameService
 from service.store import open_event_store
-from service.ports.events import NewEvent
+from service.ports.events import Change, NewEvent
 from service.store.schema import metadata
 from tests.dbs import postgres_database, sqlite_url
+from tests.factories import start_game
 
 STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings"}
 HEAD = "0006"
@@ -55,7 +56,7 @@ def test_upgrading_twice_changes_nothing(empty_url: str) -> None:
     upgrade(empty_url)
     engine = make_engine(empty_url)
     try:
-        open_event_store(engine).create_game("game", [NewEvent("GameStarted", {})], [], "seed")
+        open_event_store(engine).create("game", "seed", Change([NewEvent("GameStarted", {})]))
         upgrade(empty_url)
 
         assert current(empty_url) == HEAD
@@ -100,7 +101,7 @@ def test_games_stored_before_heads_were_kept_are_served_after_the_upgrade(empty_
     engine = make_engine(empty_url)
     try:
         service = GameService(open_event_store(engine))
-        created = service.create_game("team-auction", {}, [{"kind": "human"}] * 4, seed="before-heads")
+        created = start_game(service, "team-auction", {}, [{"kind": "human"}] * 4, seed="before-heads")
         before = service.events(created.game_id, None, 0, 1000), service.feed(0, 1000)
         assert before[0][0][1]["data"]["stock"] is None  # the deal being played is hidden
     finally:
@@ -130,7 +131,7 @@ def test_sqlite_events_keep_their_positions_and_triggers_without_autoincrement(t
         store = open_event_store(engine)
         games = [f"game-{n}" for n in range(3)]
         for game_id in games:
-            store.create_game(game_id, [NewEvent("GameStarted", {}), NewEvent("BidMade", {"amount": 2})], [], "seed")
+            store.create(game_id, "seed", Change([NewEvent("GameStarted", {}), NewEvent("BidMade", {"amount": 2})]))
         before = store.read_all(0, 100)
     finally:
         engine.dispose()
@@ -141,7 +142,7 @@ def test_sqlite_events_keep_their_positions_and_triggers_without_autoincrement(t
             store = open_event_store(engine)
             assert store.read_all(0, 100)[: len(before)] == before
             assert all(store.verify_chain(game_id) is None for game_id in games)
-            stored = store.append(games[0], store.version(games[0]), [NewEvent("BidPassed", {})])
+            stored = store.append(games[0], store.version(games[0]), Change([NewEvent("BidPassed", {})]))
             assert stored.events[0].position == store.read_all(0, 100)[-2].position + 1
             with engine.begin() as conn, pytest.raises(sa.exc.DatabaseError, match="append-only"):
                 conn.exec_driver_sql("DELETE FROM events")

@@ -15,13 +15,18 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from domain.actions import Action
 from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.notify.bus import LocalBus
 from service.notify.wire import EVENTS_CHANNEL, JOBS_CHANNEL, deliver
 from service.store.migrate import upgrade
+from tests.service.serving import unlimited
 from tests.dbs import postgres_database, sqlite_url
 from tests.service.api.scanning import RecordingDispatcher
+from tests.factories import start_game
+
+PASS = Action.parse({"type": "pass"})
 
 REDIS_URL = "redis://127.0.0.1:6379/14"
 WAIT = 10.0
@@ -90,10 +95,10 @@ def check_a_write_here_wakes_a_listener_there(here: Services, there: Services) -
     listening = getattr(there.notifications.listener, "listening", None)
     if listening is not None:
         assert listening.wait(WAIT), "the listener did not start"
-    created = here.games.create_game("team-auction", {}, seats(), "notify")
+    created = start_game(here.games, "team-auction", {}, seats(), "notify")
     heard.wait_for("the new game", lambda: heard.appended_to(created.game_id) == [2])
     token = created.seats[here.games.load(created.game_id).to_act]["token"]
-    here.games.act(created.game_id, token, 2, {"type": "pass"})
+    here.games.act(created.game_id, token, 2, PASS)
     heard.wait_for("the action", lambda: heard.appended_to(created.game_id) == [2, 3])
     position = here.games.store.read(created.game_id)[-1].position
     assert heard.heard[-1] == (created.game_id, 3, position)
@@ -130,7 +135,7 @@ def test_postgres_listener_listens_again_after_its_connection_is_killed(postgres
         engine.dispose()
         assert killed == 1
         heard.wait_for("LISTEN again, and a re-read of everything", lambda: heard.misses == 2)
-        created = here.games.create_game("team-auction", {}, seats(), "notify-again")
+        created = start_game(here.games, "team-auction", {}, seats(), "notify-again")
         heard.wait_for("a game after the reconnection", lambda: heard.appended_to(created.game_id) == [2])
     finally:
         here.close()
@@ -156,11 +161,11 @@ def test_the_sqlite_poll_wakes_another_process_with_one_wake_up_per_game(sqlite_
 
 
 def test_a_write_wakes_its_own_process_before_any_round_trip(sqlite_file: str) -> None:
-    services = build_services(Settings(database_url=sqlite_file), dispatcher=RecordingDispatcher())
+    services = build_services(unlimited(sqlite_file), dispatcher=RecordingDispatcher())
     heard = Listening()
     services.notifications.bus.subscribe(heard)
     try:
-        created = services.games.create_game("team-auction", {}, seats(), "local")
+        created = start_game(services.games, "team-auction", {}, seats(), "local")
         assert heard.appended_to(created.game_id) == [2]  # at once, in the writing thread
     finally:
         services.close()

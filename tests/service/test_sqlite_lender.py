@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy import Engine, event
 
-from service.ports.events import NewEvent
+from service.ports.events import Change, NewEvent
 from service.store import open_event_store
 from service.store.db import make_engine
 from service.store.migrate import upgrade
@@ -41,9 +41,9 @@ def test_appends_and_reads_reuse_one_connection_with_the_engines_settings(engine
     made = connections_made(engine)
     store = open_event_store(engine)
     game_id = str(uuid.uuid4())
-    store.create_game(game_id, [NewEvent("GameStarted", {})], [], "seed")
+    store.create(game_id, "seed", Change([NewEvent("GameStarted", {})]))
     for version in range(1, 20):
-        store.append(game_id, version, [NewEvent("BidMade", {"amount": version})])
+        store.append(game_id, version, Change([NewEvent("BidMade", {"amount": version})]))
         assert len(store.read(game_id)) == version + 1
     assert len(store.read_all(0, 100)) == 20
     assert len(made) <= 2  # SQLAlchemy's own (the game's creation) and the lender's
@@ -80,19 +80,19 @@ def test_no_more_idle_connections_are_kept_than_the_pool_would_keep(engine: Engi
 def test_a_forked_child_makes_its_own_connections(engine: Engine) -> None:
     store = open_event_store(engine)
     game_id = str(uuid.uuid4())
-    store.create_game(game_id, [NewEvent("GameStarted", {})], [], "seed")
-    store.append(game_id, 1, [NewEvent("BidMade", {"amount": 2})])  # the lender now holds a connection
+    store.create(game_id, "seed", Change([NewEvent("GameStarted", {})]))
+    store.append(game_id, 1, Change([NewEvent("BidMade", {"amount": 2})]))  # the lender now holds a connection
     child = os.fork()
     if child == 0:  # pragma: no cover - the child's outcome is its exit status
         try:
-            store.append(game_id, 2, [NewEvent("BidMade", {"amount": 3})])
+            store.append(game_id, 2, Change([NewEvent("BidMade", {"amount": 3})]))
             os._exit(0 if len(store.read(game_id)) == 3 else 1)
         except BaseException:  # noqa: BLE001 - any failure is the child's status
             os._exit(2)
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert [e.version for e in store.read(game_id)] == [1, 2, 3]
-    store.append(game_id, 3, [NewEvent("BidMade", {"amount": 4})])  # the parent's connection still works
+    store.append(game_id, 3, Change([NewEvent("BidMade", {"amount": 4})]))  # the parent's connection still works
 
 
 def test_an_in_memory_database_lends_the_pools_own_connection() -> None:

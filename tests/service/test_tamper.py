@@ -34,7 +34,7 @@ from service.games import GameService
 from service.hashing import canonical_json, chain_hash
 from service.store import open_event_store
 from service.store.recorder import Recorder
-from service.ports.events import NewEvent, SeatRecord
+from service.ports.events import Change, NewEvent, SeatRecord
 from service.store.schema import events_table
 from tests.service.test_store import drop_append_only_triggers
 
@@ -76,8 +76,8 @@ def stored(engine: Engine) -> tuple[Recorder, str]:
     game_id = str(uuid.uuid4())
     new = [NewEvent(type=name, data=data) for name, data in map(encode, long_game())]
     seats = [SeatRecord(seat=i, token_hash=f"hash-{i}", kind="human", level=None) for i in range(4)]
-    store.create_game(game_id, new[:2], seats, seed_from_text("tamper").hex())
-    store.append(game_id, 2, new[2:])
+    store.create(game_id, seed_from_text("tamper").hex(), Change(new[:2], rows=seats))
+    store.append(game_id, 2, Change(new[2:]))
     drop_append_only_triggers(engine)
     return store, game_id
 

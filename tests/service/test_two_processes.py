@@ -17,21 +17,17 @@ import pytest
 from flask import Flask
 
 from service.api import create_app
-from service.store.db import make_engine
-from service.games import GameService
-from service.store import open_event_store
+from tests.service.serving import services_over
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.replay_helpers import choose
 
 
 @pytest.fixture
 def apps(store_url: str) -> Iterator[tuple[Flask, Flask]]:
-    engine = make_engine(store_url)
-    yield (
-        create_app(service=GameService(open_event_store(engine))),
-        create_app(service=GameService(open_event_store(engine))),
-    )
-    engine.dispose()
+    first, second = services_over(store_url), services_over(store_url)
+    yield create_app(first), create_app(second)
+    first.close()
+    second.close()
 
 
 def _next_action(game: ApiGame, rng: random.Random) -> tuple[int, int, dict[str, object]]:

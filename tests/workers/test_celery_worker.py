@@ -26,13 +26,14 @@ import sqlalchemy as sa
 from domain.fairness import first_dealer, seed_from_text
 from service.api import create_app
 from service.bootstrap import Services, build_services
-from service.config import Settings
 from service.store.migrate import upgrade
 from service.ports.jobs import CLOCK, DONE, MOVE, RUNNING
 from service.store.schema import jobs_table
+from tests.service.serving import unlimited
 from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.table_client import Table, seed_dealt_by
+from tests.factories import start_game
 
 REDIS_DB = 13
 BROKER = f"redis://127.0.0.1:6379/{REDIS_DB}"
@@ -115,14 +116,14 @@ def workers(broker: str, database: str, tmp_path: Path) -> Iterator[Callable[...
 
 @pytest.fixture
 def services(broker: str, database: str) -> Iterator[Services]:
-    built = build_services(Settings(database_url=database, broker_url=broker, job_lease_seconds=2))
+    built = build_services(unlimited(database, broker_url=broker, job_lease_seconds=2))
     yield built
     built.close()
 
 
 def test_computer_seats_and_hints_run_on_a_celery_worker(workers: Callable[..., Worker], services: Services) -> None:
     workers()
-    client = create_app(services=services).test_client()
+    client = create_app(services).test_client()
     table = ApiGame.create(
         client, seats=[{"kind": "ai", "level": level} for level in (3, 1, 2, 1)],
         rules={"preset": "team-auction", "options": {"target_score": 3}},
@@ -150,7 +151,7 @@ def test_a_worker_killed_in_the_middle_of_a_move_loses_nothing_and_doubles_nothi
     seats = [{"kind": "ai", "level": 6} if s == computer else {"kind": "human"} for s in range(4)]
     first = workers()
     # Twelve cards each make the level-6 bid take long enough to be caught in the middle.
-    created = services.games.create_game("team-auction", {"hand_size": 12}, seats, seed=seed)
+    created = start_game(services.games, "team-auction", {"hand_size": 12}, seats, seed=seed)
 
     def job() -> Any:
         with services.engine.connect() as conn:
@@ -187,9 +188,8 @@ def test_a_worker_serves_its_jobs_metrics_summed_over_its_processes(
         {"PITCH_WORKER_METRICS_PORT": str(port), "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics")},
         ("--pool", "prefork", "--concurrency", "2"),
     )
-    created = services.games.create_game(
-        "team-auction", {"target_score": 3}, [{"kind": "ai", "level": 1}] * 4, seed="worker-metrics",
-    )
+    created = start_game(services.games, "team-auction", {"target_score": 3}, [{"kind": "ai", "level": 1}] * 4,
+                         seed="worker-metrics")
     wait_for(lambda: services.games.load(created.game_id).ended is not None, "the computers' game to end")
     with services.engine.connect() as conn:
         done = conn.execute(
@@ -226,7 +226,7 @@ def test_a_turn_clock_runs_out_on_celery_workers_once(workers: Callable[..., Wor
     """The clock's job goes to the broker with a countdown; with two workers the stand-in acts once, on time."""
     workers()
     workers()
-    client = create_app(services=services).test_client()
+    client = create_app(services).test_client()
     table = Table.create(
         client, [{"kind": "human"}] * 4, seed=seed_dealt_by(3, prefix="celery-clock"),
         clock={"seconds": 2, "stand_in": {"kind": "ai", "level": 1}},

@@ -15,13 +15,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from service.api import create_app
-from service.bootstrap import Services, build_services
-from service.config import Settings
-from service.store.db import make_engine
+from service.bootstrap import Services
 from service.games import GameService
 from service.store.migrate import upgrade
-from service.store import open_event_store
 from tests.dbs import postgres_database, sqlite_url
+from tests.service.serving import services_over
 
 
 @pytest.fixture(scope="session")
@@ -41,17 +39,23 @@ def api_database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def game_service(api_database_url: str) -> Iterator[GameService]:
+def api_services(api_database_url: str) -> Iterator[Services]:
+    """The services of a process over the session's database, with no rate limits; its jobs are stored, not run."""
+    services = services_over(api_database_url)
+    yield services
+    services.close()
+
+
+@pytest.fixture(scope="session")
+def game_service(api_services: Services) -> GameService:
     """The game service over the session's database."""
-    engine = make_engine(api_database_url)
-    yield GameService(open_event_store(engine))
-    engine.dispose()
+    return api_services.games
 
 
 @pytest.fixture
-def app(game_service: GameService) -> Flask:
-    """The Flask app over the session's game service."""
-    return create_app(service=game_service)
+def app(api_services: Services) -> Flask:
+    """The Flask app over the session's services."""
+    return create_app(api_services)
 
 
 @pytest.fixture
@@ -63,16 +67,16 @@ def client(app: Flask) -> FlaskClient:
 @pytest.fixture
 def ai_client(api_database_url: str) -> Iterator[FlaskClient]:
     """A client of an app that runs jobs in its own threads, as `pitch serve` does by default."""
-    services = build_services(Settings(database_url=api_database_url, job_lease_seconds=10, job_threads=2))
+    services = services_over(api_database_url, job_lease_seconds=10, job_threads=2)
     services.start_runner()
-    yield create_app(services=services).test_client()
+    yield create_app(services).test_client()
     services.close()
 
 
 @pytest.fixture
 def table_services(api_database_url: str) -> Iterator[Services]:
     """The services of a process that runs jobs and turn clocks in its own threads."""
-    services = build_services(Settings(database_url=api_database_url, job_lease_seconds=4, job_threads=2))
+    services = services_over(api_database_url, job_lease_seconds=4, job_threads=2)
     services.start_runner()
     yield services
     services.close()
@@ -81,4 +85,4 @@ def table_services(api_database_url: str) -> Iterator[Services]:
 @pytest.fixture
 def table_client(table_services: Services) -> FlaskClient:
     """A client of the app over ``table_services``."""
-    return create_app(services=table_services).test_client()
+    return create_app(table_services).test_client()

@@ -13,6 +13,7 @@ from typing import Any, Callable
 
 from flask.testing import FlaskClient
 
+from domain.actions import Action
 from service.games import GameService
 from tests.service.api.client import ApiGame
 
@@ -35,7 +36,8 @@ def step(service: GameService, game: ApiGame, rng: random.Random) -> dict[str, A
         return None
     seat = view["to_act"]
     own = service.view(game.id, game.tokens[seat])
-    result = service.act(game.id, game.tokens[seat], own["version"], choose(rng, own["legal_actions"], own["hand"]))
+    action = Action.parse(choose(rng, own["legal_actions"], own["hand"]))
+    result = service.act(game.id, game.tokens[seat], own["version"], action)
     return {"version": result.version, "events": result.events}
 
 

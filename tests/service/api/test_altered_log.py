@@ -11,12 +11,9 @@ from collections.abc import Callable
 
 import pytest
 from flask.testing import FlaskClient
-from sqlalchemy import Engine
 
 from service.api import create_app
-from service.store.db import make_engine
-from service.games import GameService
-from service.store import open_event_store
+from tests.service.serving import services_over
 from tests.service.api.client import ApiGame
 from tests.service.test_store import drop_append_only_triggers
 
@@ -44,14 +41,18 @@ def _played(client: FlaskClient, actions: int) -> ApiGame:
 @pytest.mark.parametrize("route", sorted(ROUTES))
 @pytest.mark.parametrize("alteration", sorted(ALTERATIONS))
 def test_a_game_whose_log_was_altered_answers_log_altered(private_store_url: str, alteration: str, route: str) -> None:
-    engine: Engine = make_engine(private_store_url)
+    first = services_over(private_store_url)
     try:
-        game = _played(create_app(service=GameService(open_event_store(engine))).test_client(), actions=12)
-        drop_append_only_triggers(engine)
+        game = _played(create_app(first).test_client(), actions=12)
+        drop_append_only_triggers(first.engine)
         statement, first_bad = ALTERATIONS[alteration]
-        with engine.begin() as conn:
+        with first.engine.begin() as conn:
             conn.exec_driver_sql(statement.replace(":game", f"'{game.id}'"))
-        restarted = create_app(service=GameService(open_event_store(engine))).test_client()
+    finally:
+        first.close()
+    again = services_over(private_store_url)
+    try:
+        restarted = create_app(again).test_client()
 
         response = restarted.get(ROUTES[route](restarted, game), headers={"Authorization": f"Bearer {game.tokens[0]}"})
 
@@ -62,4 +63,4 @@ def test_a_game_whose_log_was_altered_answers_log_altered(private_store_url: str
         assert body["first_bad_version"] == first_bad
         assert f"version {first_bad}" in body["detail"]
     finally:
-        engine.dispose()
+        again.close()

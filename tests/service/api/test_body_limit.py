@@ -18,6 +18,7 @@ from service.api import create_app
 from service.api.replay_schemas import RECORD_EXAMPLE
 from service.bootstrap import build_services
 from service.config import DEFAULT_MAX_BODY, Settings
+from tests.service.serving import unlimited
 from tests.service.api.client import ApiGame, bearer
 
 
@@ -86,9 +87,9 @@ def test_the_limit_is_a_setting(api_database_url: str, monkeypatch: pytest.Monke
     monkeypatch.setenv("PITCH_MAX_BODY", "1000")
     settings = Settings.from_env()
     assert settings.max_body == 1000
-    services = build_services(Settings(database_url=api_database_url, max_body=1000))
+    services = build_services(unlimited(api_database_url, max_body=1000))
     try:
-        app: Flask = create_app(settings=settings, services=services)
+        app: Flask = create_app(services, settings)
         client = app.test_client()
         response = client.post("/v1/audits", data=json.dumps(RECORD_EXAMPLE), content_type="application/json")
         assert response.status_code == 413

@@ -5,6 +5,7 @@ machine's Chromium: a page served from one port plays against the API on another
 
 from __future__ import annotations
 
+from dataclasses import replace
 import subprocess
 import threading
 from collections.abc import Iterator
@@ -19,6 +20,7 @@ from werkzeug.wrappers import Request, Response
 from service.api import create_app
 from service.bootstrap import build_services
 from service.config import Settings
+from tests.service.serving import unlimited
 from tests.service.api.client import ApiGame
 
 PAGE = "https://cards.example"
@@ -27,9 +29,9 @@ CHROMIUM = "/usr/bin/chromium"
 
 @contextmanager
 def _client(url: str, origins: tuple[str, ...]) -> Iterator[FlaskClient]:
-    services = build_services(Settings(database_url=url))
+    services = build_services(unlimited(url))
     try:
-        yield create_app(settings=Settings(database_url=url, cors_origins=origins), services=services).test_client()
+        yield create_app(services, replace(services.settings, cors_origins=origins)).test_client()
     finally:
         services.close()
 
@@ -118,11 +120,11 @@ def _page_result(api_database_url: str, listed: bool) -> str:
     """Serve the page, then the API (listing the page's origin or not); return what the page wrote."""
     where: dict[str, str] = {}
     page = Request.application(lambda request: Response(SCRIPT % where["api"], mimetype="text/html"))
-    services = build_services(Settings(database_url=api_database_url))
+    services = build_services(unlimited(api_database_url))
     try:
         with _serve(page) as site:
             origins = (site,) if listed else ()
-            api_app = create_app(settings=Settings(database_url=api_database_url, cors_origins=origins), services=services)
+            api_app = create_app(services, replace(services.settings, cors_origins=origins))
             with _serve(api_app) as api:
                 where["api"] = api
                 dom = subprocess.run(

@@ -26,8 +26,9 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
 from service.api import create_app
+from service.api.context import serving
 from service.bootstrap import build_services
-from service.config import Settings
+from tests.service.serving import unlimited
 from tests.service.api.client import ApiGame
 
 pytestmark = pytest.mark.fuzz
@@ -56,11 +57,12 @@ class Target:
 
 @pytest.fixture(scope="module")
 def target(api_database_url: str) -> Iterator[Target]:
-    services = build_services(Settings(database_url=api_database_url), dispatcher=Recorder())
-    app = create_app(services=services)
+    services = build_services(unlimited(api_database_url), dispatcher=Recorder())
+    app = create_app(services)
     # A live stream lasts as long as its game: closed from the start, each stream answers
     # its checks and headers, sends what the game holds, and ends, as it does when its server stops.
-    app.extensions["pitch_streams"].close()
+    with app.app_context():
+        serving().streams.close()
     DISPATCH.app = app
     yield Target(app, ApiGame.create(app.test_client()))
     DISPATCH.app = None

@@ -11,7 +11,7 @@ from flask.testing import FlaskClient
 
 from service.api import create_app
 from service.bootstrap import Services, build_services
-from service.config import RateLimits, Settings
+from tests.service.serving import unlimited
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.scanning import RecordingDispatcher
 
@@ -19,14 +19,14 @@ from tests.service.api.scanning import RecordingDispatcher
 @pytest.fixture
 def services(api_database_url: str) -> Iterator[Services]:
     """Services whose jobs are only recorded: each test runs them when it means to."""
-    services = build_services(Settings(database_url=api_database_url), dispatcher=RecordingDispatcher())
+    services = build_services(unlimited(api_database_url), dispatcher=RecordingDispatcher())
     yield services
     services.close()
 
 
 @pytest.fixture
 def client(services: Services) -> FlaskClient:
-    return create_app(Settings(database_url="sqlite://", limits=RateLimits.none()), services=services).test_client()
+    return create_app(services).test_client()
 
 
 def ask(client: FlaskClient, services: Services, kind: str) -> tuple[str, str, str]:

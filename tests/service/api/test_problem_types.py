@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -15,30 +16,32 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from service.api import API_DESCRIPTION, create_app, problems
+from service.api.context import services
 from service.config import RateLimits
-from service.store.db import make_engine
 from service.games import GameService
 from service.store.migrate import upgrade
-from service.store import open_event_store
 from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame, bearer
+from tests.service.serving import services_over
 from tests.service.test_store import drop_append_only_triggers
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def _limited(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
-    limited = create_app(service=service, limits=RateLimits(write_rate=0.01, write_burst=1)).test_client()
+    with client.application.app_context():
+        served = services()
+    limited = create_app(served, replace(served.settings, limits=RateLimits(write_rate=0.01, write_burst=1))).test_client()
     limited.post("/v1/audits", json={})
     return limited.post("/v1/audits", json={})
 
 
 def _unavailable(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
-    engine = make_engine("postgresql+psycopg://postgres@127.0.0.1:1/nothing")
+    unreachable = services_over("postgresql+psycopg://postgres@127.0.0.1:1/nothing")
     try:
-        return create_app(service=GameService(open_event_store(engine))).test_client().get(f"/v1/games/{game.id}")
+        return create_app(unreachable).test_client().get(f"/v1/games/{game.id}")
     finally:
-        engine.dispose()
+        unreachable.close()
 
 
 def _internal(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
@@ -51,15 +54,19 @@ def _altered(client: FlaskClient, game: ApiGame, service: GameService) -> TestRe
     with tempfile.TemporaryDirectory() as folder:  # its own database: the shared one keeps its triggers
         url = sqlite_url(Path(folder))
         upgrade(url)
-        engine = make_engine(url)
+        first = services_over(url)
         try:
-            altered = ApiGame.create(create_app(service=GameService(open_event_store(engine))).test_client())
-            drop_append_only_triggers(engine)
-            with engine.begin() as conn:
+            altered = ApiGame.create(create_app(first).test_client())
+            drop_append_only_triggers(first.engine)
+            with first.engine.begin() as conn:
                 conn.exec_driver_sql(f"UPDATE events SET data = '[]' WHERE game_id = '{altered.id}' AND version = 1")
-            return create_app(service=GameService(open_event_store(engine))).test_client().get(f"/v1/games/{altered.id}")
         finally:
-            engine.dispose()
+            first.close()
+        restarted = services_over(url)
+        try:
+            return create_app(restarted).test_client().get(f"/v1/games/{altered.id}")
+        finally:
+            restarted.close()
 
 
 def _reused(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:

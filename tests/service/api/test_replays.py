@@ -28,10 +28,10 @@ def client(app):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture(scope="module")
-def app(game_service):  # type: ignore[no-untyped-def]
+def app(api_services):  # type: ignore[no-untyped-def]
     from service.api import create_app
 
-    return create_app(service=game_service)
+    return create_app(api_services)
 
 
 def test_a_finished_hand_shows_every_card_trick_and_the_score(finished: tuple[FlaskClient, GameService, ApiGame]) -> None:

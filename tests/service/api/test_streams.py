@@ -7,6 +7,7 @@ tests/e2e/test_streams.py.)
 
 from __future__ import annotations
 
+from dataclasses import replace
 import queue
 import random
 import threading
@@ -18,8 +19,9 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.api import create_app
+from service.api.context import serving
 from service.bootstrap import Services, build_services
-from service.config import RateLimits, Settings
+from tests.service.serving import unlimited
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.scanning import choose
 from tests.service.api.sse import Frame, frames_of, read_stream
@@ -30,15 +32,14 @@ HEARTBEAT = 0.3
 @pytest.fixture
 def services(api_database_url: str) -> Iterator[Services]:
     """Services as a server builds them, with a short heartbeat; jobs are not run."""
-    services = build_services(Settings(database_url=api_database_url, stream_heartbeat=HEARTBEAT))
+    services = build_services(unlimited(api_database_url, stream_heartbeat=HEARTBEAT))
     yield services
     services.close()
 
 
 @pytest.fixture
 def client(services: Services) -> FlaskClient:
-    settings = Settings(database_url="sqlite://", stream_heartbeat=HEARTBEAT, limits=RateLimits.none())
-    return create_app(settings, services=services).test_client()
+    return create_app(services).test_client()
 
 
 def play(game: ApiGame, actions: int, rng: random.Random) -> int:
@@ -172,8 +173,7 @@ HEARTBEAT_OF_READERS = 2.0
 
 
 def readers_app(services: Services) -> FlaskClient:
-    settings = Settings(database_url="sqlite://", stream_heartbeat=HEARTBEAT_OF_READERS, limits=RateLimits.none())
-    return create_app(settings, services=services).test_client()
+    return create_app(services, replace(services.settings, stream_heartbeat=HEARTBEAT_OF_READERS)).test_client()
 
 
 def stop_all(readers: list[Reader]) -> None:
@@ -228,5 +228,6 @@ def test_subscribers_of_one_game_and_seat_share_one_read_per_change(services: Se
         assert reads == [2], "twenty subscribers of one seat should cost one read of the new event"
     finally:
         stop_all(readers)
-    hub = client.application.extensions["pitch_streams"]
+    with client.application.app_context():
+        hub = serving().streams
     assert hub.open_streams() == 0, "closed streams left their channel"

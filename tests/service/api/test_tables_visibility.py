@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 
 from service.api import create_app
 from service.bootstrap import Services, build_services
-from service.config import Settings
+from tests.service.serving import unlimited
 from tests.service.api.client import ApiGame
 from tests.service.api.scanning import Operation, RecordingDispatcher, Scan
 from tests.service.api.table_client import Table, seed_dealt_by
@@ -38,13 +38,13 @@ TABLE_OPERATIONS: dict[Operation, str] = {
 @pytest.fixture
 def scan_services(api_database_url: str) -> Iterator[Services]:
     """Services whose jobs run only when the test runs them."""
-    services = build_services(Settings(database_url=api_database_url), dispatcher=RecordingDispatcher())
+    services = build_services(unlimited(api_database_url), dispatcher=RecordingDispatcher())
     yield services
     services.close()
 
 
 def test_the_tables_operations_show_only_what_their_caller_may_see(scan_services: Services) -> None:
-    client: FlaskClient = create_app(services=scan_services).test_client()
+    client: FlaskClient = create_app(scan_services).test_client()
     table = Table.create(
         client, [{"kind": "human"}, {"kind": "open"}, {"kind": "human"}, {"kind": "open"}], listed=True,
         seed=seed_dealt_by(3, prefix="scan"), clock={"seconds": 1, "stand_in": {"kind": "ai", "level": 1}},

@@ -20,9 +20,9 @@ from flask.testing import FlaskClient
 from domain.ai.knowledge import knowledge_of
 from service.api import create_app
 from service.bootstrap import Services, build_services
-from service.config import Settings
 from service.jobs import clock as clock_jobs
 from service.ports.jobs import CLOCK, SUPERSEDED
+from tests.service.serving import unlimited
 from tests.service.api.scanning import RecordingDispatcher
 from tests.service.api.table_client import Table, seed_dealt_by, wait_for
 
@@ -188,11 +188,11 @@ def test_the_stand_in_sees_only_what_its_seat_may_see(
 
 def test_a_clock_two_processes_wait_for_fires_once(api_database_url: str) -> None:
     """Two runners (as two server processes) both set a timer for the clock when they start; one stand-in acts."""
-    quiet = build_services(Settings(database_url=api_database_url), dispatcher=RecordingDispatcher())
-    runners = [build_services(Settings(database_url=api_database_url, job_lease_seconds=4)) for _ in range(2)]
+    quiet = build_services(unlimited(api_database_url), dispatcher=RecordingDispatcher())
+    runners = [build_services(unlimited(api_database_url, job_lease_seconds=4)) for _ in range(2)]
     try:
         table = Table.create(
-            create_app(services=quiet).test_client(), [{"kind": "human"}] * 4, seed=seed_dealt_by(3, prefix="twice"),
+            create_app(quiet).test_client(), [{"kind": "human"}] * 4, seed=seed_dealt_by(3, prefix="twice"),
             clock={"seconds": 3, "stand_in": {"kind": "ai", "level": 1}},
         )
         view = table.view()

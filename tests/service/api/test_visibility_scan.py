@@ -38,7 +38,7 @@ from flask.testing import FlaskClient
 from domain.events import EVENT_TYPES
 from service.api import create_app
 from service.bootstrap import Services, build_services
-from service.config import Settings
+from tests.service.serving import unlimited
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.scanning import Operation, RecordingDispatcher, Scan, choose, play_and_scan
 from tests.service.api.test_tables_visibility import TABLE_OPERATIONS
@@ -119,14 +119,14 @@ CASES = [
 @pytest.fixture
 def services(api_database_url: str) -> Iterator[Services]:
     """The service with hints and bid analyses, whose jobs run when the scan says."""
-    services = build_services(Settings(database_url=api_database_url), dispatcher=RecordingDispatcher())
+    services = build_services(unlimited(api_database_url), dispatcher=RecordingDispatcher())
     yield services
     services.close()
 
 
 @pytest.fixture
 def scan_client(services: Services) -> FlaskClient:
-    return create_app(services=services).test_client()
+    return create_app(services).test_client()
 
 
 def openapi_operations() -> set[Operation]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.actions import Action
 from domain.errors import IllegalActionError
 from service.errors import UnauthorizedError
 from service.games import GameService
@@ -12,6 +13,9 @@ from service.jobs.handlers import default_handlers
 from service.jobs.runner import JobRunner
 from service.ports.jobs import HINT
 from tests.service.fakes import MemoryEventLog, SentJobs
+from tests.factories import start_game
+
+PASS = Action.parse({"type": "pass"})
 
 
 def table() -> tuple[GameService, HintService, JobRunner, SentJobs, str, list[str]]:
@@ -19,7 +23,7 @@ def table() -> tuple[GameService, HintService, JobRunner, SentJobs, str, list[st
     games = GameService(store, sent)
     hints = HintService(games, store.jobs, sent)
     runner = JobRunner(store.jobs, games, default_handlers(games, store.jobs, sent), sent)
-    created = games.create_game("team-auction", {}, [{"kind": "human"}] * 4, seed="hints")
+    created = start_game(games, "team-auction", {}, [{"kind": "human"}] * 4, seed="hints")
     return games, hints, runner, sent, created.game_id, [s["token"] for s in created.seats]
 
 
@@ -52,5 +56,5 @@ def test_a_hint_for_a_version_the_game_has_left_reads_superseded() -> None:
     seat = state.to_act
     assert seat is not None
     job = hints.request_hint(game_id, tokens[seat], level=1)
-    games.act(game_id, tokens[seat], state.version, {"type": "pass"})
+    games.act(game_id, tokens[seat], state.version, PASS)
     assert hints.read(job.id, tokens[seat], HINT)["status"] == "superseded"

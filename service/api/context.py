@@ -1,0 +1,42 @@
+"""What the routes serve with, in one typed place: the process's services, its live streams and its metrics.
+
+``create_app`` (service/api/__init__.py) keeps one ``Serving`` in the app; a route reaches
+it through ``serving()`` (or ``services()``), never through a string key of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Flask, current_app
+
+from service.bootstrap import Services
+from service.metrics import PrometheusMetrics
+from service.streams import StreamHub
+
+_KEY = "pitch"
+
+
+@dataclass(frozen=True, slots=True)
+class Serving:
+    """The app's services, the streams it serves from them, and the metrics it counts."""
+
+    services: Services
+    streams: StreamHub
+    metrics: PrometheusMetrics
+
+
+def keep(app: Flask, serving: Serving) -> None:
+    """Keep ``serving`` in ``app`` for its routes."""
+    app.extensions[_KEY] = serving
+
+
+def serving() -> Serving:
+    """Return what the current app serves with."""
+    found: Serving = current_app.extensions[_KEY]
+    return found
+
+
+def services() -> Services:
+    """Return the current app's services."""
+    return serving().services

@@ -1,0 +1,163 @@
+"""Creating a game: its rules, its seats, its secret seed and first events, stored through the writer.
+
+One creation for every game. A game is played at a table when it has open seats, a
+listing, a turn clock or is a rematch (docs/tables.md): its TableOpened follows
+GameStarted, and it deals at once unless a seat waits for its player. Each seat taken now
+gets a bearer token, each open seat an invite (a secret shown once; a rematch's seats keep
+the invites decided by the game before); both are stored as their hashes only, as rows
+of the game's first change (service/games/writer.py), with its secret.
+
+The seed is the server's (32 random bytes) unless the client gives one (``seed``, for
+reproducible deals); either way it is committed in GameStarted before any card is dealt
+(domain/fairness.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.dealing import start_game
+from domain.events import Event, SeatSpec
+from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
+from domain.presets import resolve_rules
+from domain.rules import Rules
+from domain.tables import COMPUTER, HUMAN, OPEN, open_table, table_view
+from service.errors import InvalidRequestError
+from service.games.outbox import DEFAULT_COMPUTER_LEVEL
+from service.games.tokens import hash_token, new_token
+from service.games.writer import Writer
+from service.ports.events import Row, SeatRecord
+from service.ports.tables import Invite
+
+SEAT_KINDS = (HUMAN, COMPUTER, OPEN)
+AI_LEVELS = (1, 2, 3, 4, 5, 6)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRequest:
+    """A seat as asked for: a person's (``human``), a computer's of a level (``ai``), or open for a player."""
+
+    kind: str
+    level: int | None = None
+    invite_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ClockSettings:
+    """A turn clock as asked for at creation."""
+
+    seconds: int
+    level: int = 3
+    handover_after: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game to create: its rules, its seats, and how it is played (a seed, a listing, a clock, a rematch)."""
+
+    preset: str
+    options: Mapping[str, Any]
+    seats: Sequence[SeatRequest]
+    seed: str | None = None
+    listed: bool = False
+    clock: ClockSettings | None = None
+    rematch_of: str = ""
+    game_id: str | None = None
+    invites: Mapping[int, str] = field(default_factory=dict)  # open seats' invite hashes decided by the caller
+
+    @property
+    def at_table(self) -> bool:
+        """Tell whether the game is played at a table (it has open seats, a listing, a clock or is a rematch)."""
+        return self.listed or self.clock is not None or bool(self.rematch_of) or any(s.kind == OPEN for s in self.seats)
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    """A new game: its first view and each seat's token (shown only this once; an open seat's invite instead)."""
+
+    game_id: str
+    version: int
+    preset: str
+    rules: dict[str, Any]
+    seats: list[dict[str, Any]]
+    table: dict[str, Any] | None = None  # a game played at a table (service/games/tables.py)
+
+
+def create_game(writer: Writer, request: NewGame) -> CreatedGame:
+    """Start a game with these rules and seats; deal its first hand unless a seat waits for its player."""
+    specs = [seat_spec(i, seat) for i, seat in enumerate(request.seats)]
+    rules = resolve_rules(request.preset, request.options)
+    if len(specs) != rules.players:
+        raise InvalidRequestError(f"these rules seat {rules.players} players, but {len(specs)} seats were given")
+    if request.seed is None:
+        secret, source_kind = secrets.token_bytes(32), "server"
+    else:
+        secret, source_kind = seed_from_text(request.seed), "client"
+    deals = SeededDeals(secret)
+    started, dealt = start_game(
+        rules, request.preset, specs, first_dealer(secret, rules.players), commit(secret, source_kind), deals,
+    )
+    events: list[Event] = [started, dealt]
+    open_seats: tuple[int, ...] = ()
+    invite_only: tuple[int, ...] = ()
+    if request.at_table:
+        clock = request.clock
+        opened = open_table(
+            specs, [i for i, seat in enumerate(request.seats) if seat.invite_only], request.listed,
+            clock.seconds if clock else 0, clock.level if clock else DEFAULT_COMPUTER_LEVEL,
+            clock.handover_after if clock else 3, request.rematch_of,
+        )
+        open_seats, invite_only = opened.open_seats, opened.invite_only
+        events = [started, opened] if open_seats else [started, opened, dealt]
+    game_id = request.game_id or str(uuid.uuid4())
+    tokens = {i: new_token() for i, s in enumerate(specs) if s.kind != OPEN}
+    shown = {i: new_token() for i in open_seats if i not in request.invites}
+    hashed = {**{i: hash_token(t) for i, t in shown.items()}, **request.invites}
+    rows: list[Row] = [SeatRecord(i, hash_token(t), specs[i].kind, specs[i].level) for i, t in tokens.items()]
+    rows += [Invite(i, h) for i, h in sorted(hashed.items())]
+    written = writer.create(game_id, deals, events, rows)
+    return CreatedGame(
+        game_id=game_id, version=written.version, preset=request.preset, rules=rules.to_dict(),
+        seats=[_seat_created(i, spec, rules, tokens.get(i), shown.get(i), i in invite_only)
+               for i, spec in enumerate(specs)],
+        table=table_view(written.state) if request.at_table else None,
+    )
+
+
+def seat_spec(index: int, seat: SeatRequest) -> SeatSpec:
+    """Return the seat as the domain records it; raise InvalidRequestError for a seat that cannot be."""
+    kind = seat.kind
+    if kind not in SEAT_KINDS:
+        raise InvalidRequestError(f"seat {index}: kind must be 'human', 'ai' or 'open', not {kind!r}")
+    level = seat.level
+    if seat.invite_only and kind != OPEN:
+        raise InvalidRequestError(f"seat {index}: only an open seat can be invite-only")
+    if kind != COMPUTER:
+        if level is not None:
+            raise InvalidRequestError(f"seat {index}: a {'human' if kind == HUMAN else 'open'} seat has no level")
+        return SeatSpec(kind=kind, level=None)
+    if level not in AI_LEVELS or isinstance(level, bool):
+        raise InvalidRequestError(f"seat {index}: a computer seat needs a level from 1 to 6, not {level!r}")
+    return SeatSpec(kind=COMPUTER, level=int(level))
+
+
+def seat_request(seat: Mapping[str, Any]) -> SeatRequest:
+    """Return a seat as asked for in a request's body (``kind``, ``level``, ``invite_only``)."""
+    return SeatRequest(kind=str(seat.get("kind", "")), level=seat.get("level"),
+                       invite_only=bool(seat.get("invite_only", False)))
+
+
+def _seat_created(
+    seat: int, spec: SeatSpec, rules: Rules, token: str | None, invite: str | None, invite_only: bool,
+) -> dict[str, Any]:
+    shown: dict[str, Any] = {"seat": seat, "kind": spec.kind, "level": spec.level, "side": rules.side_of(seat)}
+    if token is not None:
+        shown["token"] = token
+    if spec.kind == OPEN:
+        shown["invite"] = invite
+        shown["invite_only"] = invite_only
+    return shown
