@@ -15,7 +15,7 @@ positions are safe to serve) and the games' heads. This class holds the rest:
 - Under an idempotency key a repeated request gets the first result back with
   ``replayed=True``, even with a by-now stale expected version or when it raced the
   first; the key with a different fingerprint is refused.
-- Each row's hash chains to the previous row's (domain/chain.py, through service/hashing.py); `verify_chain`
+- Each row's hash chains to the previous row's (service/hashing.py); `verify_chain`
   finds the first row that does not verify.
 - Seats (token hashes only) and the secret seed live beside the log.
 - `read_all` (each backend's own) reads every game's events by global position and never
