@@ -3,7 +3,7 @@
 The tags give the rules, the table, the numbers, the dealer and the scores before the hand;
 the sections give the deal, the stock, kitty and face-down rows, the reshuffles, and the
 actions in order (Auction, Discards, Play, each as often as the hand needs); a score sheet's
-sections (Taken, Held, and the tags Trump, Contract, LastTrick, Tricks) make the record
+sections (Taken, Held, and the tags Trump, Maker, Bid, LastTrick, Tricks) make the record
 partial (domain/partial.py). What is wrong with the text is a NotationError at its line and
 column; whether the hand is legal is the record's and the audit's question, so the text of an
 illegal hand still reads. The seats left out are the ones the rules imply
@@ -24,7 +24,7 @@ from domain.presets import preset_rules
 from domain.records import RECORD_FORMAT, parse_record
 from domain.rules import OPTIONS, Rules
 
-SINGLE = ("Rules", "Seats", "Sides", "Hand", "DealNumber", "Dealer", "Scores", "Trump", "Contract", "LastTrick", "Tricks")
+SINGLE = ("Rules", "Seats", "Sides", "Hand", "DealNumber", "Dealer", "Scores", "Trump", "Maker", "Bid", "LastTrick", "Tricks")
 REPEATED = ("Option",)
 SECTIONS = ("Deal", "Order", "Blind", "Kitty", "Stock", "Taken", "Held")
 REPEATED_SECTIONS = ("Reshuffle", "Auction", "Discards", "Play")
@@ -175,15 +175,18 @@ def parse_notation(text: str) -> dict[str, Any]:
                             tags[0].line if tags else 1)
     if cards is not None:
         data["cards"] = cards
+    else:
+        orphan = next((t for t in tags if t.name in ("Order", "Blind", "Kitty", "Stock", "Reshuffle")), None)
+        if orphan is not None:
+            raise NotationError(f"[{orphan.name}] belongs with the deal: give the [Deal] too", orphan.line)
     blind = [lines[1] for _, lines in sorted(_seat_lines(single["Blind"], players).items())] if "Blind" in single else []
-    data["kitty"] = _cards(single["Kitty"].tokens()) if "Kitty" in single else []
+    kitty = _cards(single["Kitty"].tokens()) if "Kitty" in single else []
     stock = _cards(single["Stock"].tokens()) if "Stock" in single else None
     reshuffles = [_cards(t.tokens()) for t in tags if t.name == "Reshuffle"]
-    prefix = {**data, "stock": stock, "blind": blind, "reshuffles": reshuffles}
+    prefix = {**data, "stock": stock, "kitty": kitty, "blind": blind, "reshuffles": reshuffles}
     implied = _implied(prefix, single) if cards is not None else None
     if implied is not None:
-        stock = list(implied.stock)
-    data["stock"] = stock if stock is not None else []
+        data["stock"], data["kitty"] = list(implied.stock), kitty
     data["actions"] = read_actions([t for t in tags if t.name in ("Auction", "Discards", "Play")], players,
                                    None if implied is None else ImpliedSeats(implied))
     if "Scores" in single:
@@ -236,12 +239,12 @@ def _sheet(tags: dict[str, Tag], rules: Rules) -> dict[str, Any]:
         if len(suit) != 1 or suit[0].text.upper() not in "SHDC" or len(suit[0].text) != 1:
             raise NotationError("[Trump] names the trump suit: S, H, D or C", tags["Trump"].line, tags["Trump"].value_column)
         sheet["trump"] = suit[0].text.upper()
-    if "Contract" in tags:
-        words = tags["Contract"].value_tokens()
-        if len(words) != 2 or not words[1].text.isdigit():
-            raise NotationError('[Contract] names the maker and the bid, as [Contract "N 3"]', tags["Contract"].line,
-                                tags["Contract"].value_column)
-        sheet["maker"], sheet["bid"] = _seat(words[0], rules.players), int(words[1].text)
+    if "Maker" in tags:
+        words = tags["Maker"].value_tokens()
+        sheet["maker"] = _seat(words[0] if len(words) == 1 else Token("", tags["Maker"].line, tags["Maker"].value_column),
+                               rules.players)
+    if "Bid" in tags:
+        sheet["bid"] = _number(tags["Bid"], "the bid, a whole number", 0)
     if "LastTrick" in tags:
         word = tags["LastTrick"].value_tokens()
         side = parse_side(word[0].text, rules) if len(word) == 1 else None

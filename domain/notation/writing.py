@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from domain.cards import JOKERS, RANKS, SUIT_NAMES, SUITS
+from domain.cards import SUIT_NAMES, by_suit
 from domain.events import (
     CardsDiscarded, CardsDrawn, DealerRan, Event, HandClaimed, HandScored, KittyTaken, Revoked,
     SatOut, StockReshuffled,
@@ -22,23 +22,15 @@ from domain.events import (
 from domain.notation.implied import ImpliedSeats
 from domain.notation.seats import seat_label, side_label
 from domain.notation.words import phase_of, write_action
+from domain.partial import ScoreSheet, is_partial, parse_partial
 from domain.records import HandRecord, parse_record
 from domain.rules import Rules
 from domain.state import Trick
 
-_SUIT_ORDER: dict[str, int] = {suit: i for i, suit in enumerate(SUITS)}
-
-
-def grouped(cards: Sequence[str]) -> list[str]:
-    """Return cards grouped by suit (S H D C, then the jokers), each suit from its highest rank down."""
-    return sorted(cards, key=lambda c: (len(SUITS) + JOKERS.index(c), 0) if c in JOKERS else
-                  (_SUIT_ORDER[c[1]], -RANKS.index(c[0])))
-
-
 def _suited(cards: Sequence[str]) -> str:
     """Return grouped cards with two spaces between suits."""
     words: list[str] = []
-    for card in grouped(cards):
+    for card in by_suit(cards):
         if words and card[1] != words[-1][1]:
             words.append("")
         words.append(card)
@@ -156,7 +148,7 @@ class _Writer:
         return rows[seat][index] if seat < len(rows) and 0 <= index < len(rows[seat]) else None
 
 
-def _header(record: HandRecord, data: Mapping[str, Any]) -> list[str]:
+def _header(record: HandRecord | ScoreSheet) -> list[str]:
     rules = record.rules
     lines = [f'[Rules "{record.preset}"]']
     for name, value in record.options.items():
@@ -171,12 +163,38 @@ def _header(record: HandRecord, data: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _sheet(sheet: ScoreSheet) -> list[str]:
+    """Return a score sheet's tags and sections (domain/partial.py)."""
+    rules, players = sheet.rules, sheet.rules.players
+    lines = []
+    if sheet.trump is not None:
+        lines.append(f'[Trump "{sheet.trump}"]')
+    if sheet.maker is not None:
+        lines.append(f'[Maker "{seat_label(sheet.maker, players)}"]')
+    if sheet.bid is not None:
+        lines.append(f'[Bid "{sheet.bid}"]')
+    lines.append("[Taken]   ; the cards each side took")
+    width = max(len(side_label(side, rules)) for side in range(rules.sides))
+    lines += [f"{side_label(side, rules) + ':':<{width + 1}} {_suited(cards)}".rstrip() for side, cards in enumerate(sheet.taken)]
+    if sheet.held:
+        lines.append("[Held]   ; who held the cards whose points go to their holder")
+        for seat in range(players):
+            cards = [card for card, holder in sheet.held.items() if holder == seat]
+            if cards:
+                lines.append(f"{seat_label(seat, players)}  {' '.join(cards)}")
+    if sheet.last_trick is not None:
+        lines.append(f'[LastTrick "{side_label(sheet.last_trick, rules)}"]')
+    if sheet.tricks is not None:
+        lines.append(f'[Tricks "{" ".join(str(n) for n in sheet.tricks)}"]')
+    return lines
+
+
 def _deal(record: HandRecord) -> list[str]:
     players = record.rules.players
     width = max(len(seat_label(s, players)) for s in range(players))
     lines = ["[Deal]"]
     lines += [f"{seat_label(s, players):<{width}}  {_suited(cards)}" for s, cards in enumerate(record.cards)]
-    unsorted = [s for s, cards in enumerate(record.cards) if list(cards) != grouped(cards)]
+    unsorted = [s for s, cards in enumerate(record.cards) if tuple(cards) != by_suit(cards)]
     if unsorted:
         lines.append("[Order]   ; the order each seat was dealt its cards in")
         lines += [f"{seat_label(s, players):<{width}}  {' '.join(record.cards[s])}" for s in unsorted]
@@ -193,9 +211,17 @@ def _deal(record: HandRecord) -> list[str]:
 
 
 def format_notation(record: Mapping[str, Any]) -> str:
-    """Return a hand record (``pitch-hand/v1``) written in the notation; raise as ``parse_record`` does if it is none."""
+    """Return a hand record (``pitch-hand/v1``, or a score sheet) written in the notation; raise if it is none."""
+    if is_partial(record):
+        sheet = parse_partial(record)
+        if sheet.record is None:
+            return "\n".join(_header(sheet) + _sheet(sheet)) + "\n"
+        writer = _Writer(sheet.record)
+        writer.lines = _header(sheet.record) + _deal(sheet.record)
+        writer.actions(sheet.record.actions)
+        return "\n".join(writer.lines + _sheet(sheet)) + "\n"
     parsed = parse_record(record)
     writer = _Writer(parsed)
-    writer.lines = _header(parsed, record) + _deal(parsed)
+    writer.lines = _header(parsed) + _deal(parsed)
     writer.actions(parsed.actions)
     return "\n".join(writer.lines) + "\n"
