@@ -33,6 +33,7 @@ from domain.evolve import evolve, replay
 from domain.fairness import CHAIN_LENGTH
 from domain.hand_actions import actions_of
 from domain.presets import get_preset, preset_rules
+from domain.rule_limits import check_reachable
 from domain.rules import Rules, rules_from_dict
 from domain.state import INITIAL, GameState
 
@@ -185,6 +186,7 @@ def parse_record(data: object) -> HandRecord:
     if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         raise MalformedError(f"'format' must be {RECORD_FORMAT!r}, not {data.get('format')!r}")
     preset, options, rules = record_rules(data)
+    check_reachable(rules)  # a record is made now: no rule of it may be one that can never come true
     seats = record_integer(data, "seats", rules.players)
     sides = record_integer(data, "sides", rules.sides)
     if (seats, sides) != (rules.players, rules.sides):
