@@ -85,15 +85,19 @@ class KeyDeals:
         self._key, self._seed = key, seed
 
     def deck(self, deal: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        """Return the deck shuffled with the key."""
         return shuffle(self._key, cards)
 
     def reshuffle(self, deal: int, count: int, cards: tuple[str, ...]) -> tuple[str, ...]:
+        """Return the discards in the order of the ``count``-th reshuffle, drawn from the key."""
         return shuffle(reshuffle_key(self._key, count), cards)
 
     def key(self, deal: int) -> str:
+        """Return the key in hex."""
         return self._key.hex()
 
     def seed(self) -> str:
+        """Return the seed in hex, "" while it is not revealed."""
         return self._seed
 
 

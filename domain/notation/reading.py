@@ -21,7 +21,7 @@ from domain.notation.text import Tag, Token, read_tags
 from domain.notation.words import read_card
 from domain.notation.implied import ImpliedSeats
 from domain.presets import preset_rules
-from domain.records import RECORD_FORMAT, parse_record
+from domain.records import RECORD_FORMAT, HandRecord, parse_record
 from domain.rules import OPTIONS, Rules
 
 SINGLE = ("Rules", "Seats", "Sides", "Hand", "DealNumber", "Dealer", "Scores", "Trump", "Maker", "Bid", "LastTrick", "Tricks")
@@ -137,7 +137,8 @@ def _deal(tags: dict[str, Tag], players: int) -> list[list[str]] | None:
     return cards
 
 
-def _rules(tags: dict[str, Tag], options: list[Tag]) -> tuple[str, dict[str, Any], Rules]:
+def _rules(tags: dict[str, Tag], options: list[Tag]) -> tuple[str, dict[str, Any], Rules, dict[str, int]]:
+    """Return the preset, the options, the rules they make, and the line of each option."""
     preset = (tags["Rules"].value or "").strip() if "Rules" in tags else "team-auction"
     chosen: dict[str, Any] = {}
     lines: dict[str, int] = {}
@@ -147,17 +148,22 @@ def _rules(tags: dict[str, Tag], options: list[Tag]) -> tuple[str, dict[str, Any
             raise NotationError(f"option '{name}' is given twice (first on line {lines[name]})", tag.line)
         chosen[name], lines[name] = value, tag.line
     try:
-        return preset, chosen, preset_rules(preset, chosen)
+        return preset, chosen, preset_rules(preset, chosen), lines
     except RulesError as error:
-        line = next((lines[n] for n in error.options if n in lines), tags["Rules"].line if "Rules" in tags else 1)
-        raise RulesError(f"line {line}: {error}", error.options) from None
+        raise _at_option(error, lines, tags) from None
+
+
+def _at_option(error: RulesError, lines: dict[str, int], tags: dict[str, Tag]) -> RulesError:
+    """Return the rules' error placed at the line of the first option it names (else of [Rules])."""
+    line = next((lines[n] for n in error.options if n in lines), tags["Rules"].line if "Rules" in tags else 1)
+    return RulesError(f"line {line}: {error}", error.options)
 
 
 def parse_notation(text: str) -> dict[str, Any]:
     """Return the ``pitch-hand/v1`` record a hand's text writes, or raise NotationError saying where and why not."""
     tags = read_tags(text)
     single = _check_tags(tags)
-    preset, options, rules = _rules(single, [t for t in tags if t.name == "Option"])
+    preset, options, rules, lines = _rules(single, [t for t in tags if t.name == "Option"])
     players = rules.players
     data: dict[str, Any] = {"format": RECORD_FORMAT, "rules": {"preset": preset, "options": options}}
     data["seats"] = _number(single["Seats"], "the number of seats", 1) if "Seats" in single else players
@@ -184,7 +190,7 @@ def parse_notation(text: str) -> dict[str, Any]:
     stock = _cards(single["Stock"].tokens()) if "Stock" in single else None
     reshuffles = [_cards(t.tokens()) for t in tags if t.name == "Reshuffle"]
     prefix = {**data, "stock": stock, "kitty": kitty, "blind": blind, "reshuffles": reshuffles}
-    implied = _implied(prefix, single) if cards is not None else None
+    implied = _implied(prefix, single, lines) if cards is not None else None
     if implied is not None:
         data["stock"], data["kitty"] = list(implied.stock), kitty
     data["actions"] = read_actions([t for t in tags if t.name in ("Auction", "Discards", "Play")], players,
@@ -200,13 +206,12 @@ def parse_notation(text: str) -> dict[str, Any]:
     return data
 
 
-def _implied(prefix: dict[str, Any], tags: dict[str, Tag]) -> Any:
+def _implied(prefix: dict[str, Any], tags: dict[str, Tag], lines: dict[str, int]) -> HandRecord:
     """Return the record of the deal without its actions, from which the seats are implied."""
     try:
         return parse_record(prefix)
     except RulesError as error:
-        line = tags["Rules"].line if "Rules" in tags else 1
-        raise RulesError(f"line {line}: {error}", error.options) from None
+        raise _at_option(error, lines, tags) from None
     except PitchError as error:
         raise NotationError(str(error), tags["Deal"].line) from None
 

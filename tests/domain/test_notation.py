@@ -138,5 +138,8 @@ def test_rules_that_cannot_be_played_are_the_rules_error_at_their_line() -> None
     text = _with(HAND, '[Rules "team-auction"]', '[Rules "team-auction"]\n[Option "min_bid=9"]')
     with pytest.raises(RulesError, match=r"^line 3: options 'min_bid' \(9\) and 'max_bid' \(4\) contradict"):
         parse_notation(text)
+    never = _with(HAND, '[Rules "team-auction"]', '[Rules "team-auction"]\n[Option "target_score=21"]\n[Option "max_bid=5"]')
+    with pytest.raises(RulesError, match=r"^line 4: option 'max_bid' \(5\) can never be made"):
+        parse_notation(never)
     with pytest.raises(MalformedError, match="^line 4: AS is dealt twice: to seat 0 and seat 1"):
         parse_notation(_with(HAND, "E  QS", "E  AS"))
