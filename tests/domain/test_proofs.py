@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from domain.codec import encode
 from domain.errors import MalformedError
 from domain.events import BidMade, DealKeyRevealed, Event, HandDealt, HandScored, TrickTaken
+from domain.table_events import ClockRanOut, SeatHandedOver, TableOpened
 from domain.notation import format_notation
 from domain.proof_check import verify_proof
 from domain.proofs import PROOF_FORMAT, build_proof
@@ -102,6 +103,16 @@ def test_proofs_of_every_variant_and_preset_verify(seed: int, data: st.DataObjec
     for hand in _hands(played.events):
         report = verify_proof(json.loads(json.dumps(build_proof(GAME, rows, hand))))
         assert report.valid, report.failure
+
+
+def test_a_hand_played_at_a_table_keeps_the_tables_events_in_its_chain(game: list[Event]) -> None:
+    # docs/tables.md: a turn clock's timeout and a seat handed to a computer sit in the game's log, mid-hand.
+    start = next(i for i, e in enumerate(game) if isinstance(e, HandDealt) and e.hand == 2)
+    table: list[Event] = [TableOpened(), ClockRanOut(seat=1, timeouts=1), SeatHandedOver(seat=1)]
+    events = [game[0], table[0], *game[1:start + 3], *table[1:], *game[start + 3:]]
+    proof = json.loads(json.dumps(build_proof(GAME, served(events), 2)))
+    assert {"ClockRanOut", "SeatHandedOver"} <= {row["type"] for row in proof["events"]}
+    assert verify_proof(proof).valid
 
 
 def _proof(game: list[Event], hand: int = 2) -> dict[str, Any]:
