@@ -203,6 +203,11 @@ def parse_notation(text: str) -> dict[str, Any]:
         data["blind"] = blind
     if partial:
         data.update(_sheet(single, rules))
+    else:
+        stray = next((single[n] for n in ("Trump", "Maker", "Bid", "LastTrick", "Tricks", "Held") if n in single), None)
+        if stray is not None:
+            raise NotationError(f"[{stray.name}] belongs to a score sheet, which gives [Taken]; in a played hand the "
+                                "auction and the tricks say it (the maker names trump as W:hearts)", stray.line)
     return data
 
 

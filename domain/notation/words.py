@@ -2,7 +2,8 @@
 
 Cards are written as the API writes them (domain/cards.py): rank then suit, ``AS``, ``TD``,
 ``RJ``. A call of the auction is a bid (its amount), ``pass``, ``smudge``, ``run``,
-``misdeal``, ``take-set``, or the suit the maker names trump (``S``, ``H``, ``D``, ``C``).
+``misdeal``, ``take-set``, or the suit the maker names trump, by its name (``spades``,
+``hearts``, ``diamonds``, ``clubs``: a letter would read as a seat, ``S``).
 A discard is its cards joined by ``+`` (``5H+7C``), ``-`` for none (the seat stops). A play
 is a card, ``?2`` (the face-down card at position 2 of the seat's row, ``?2=7H`` with the
 card it turned out to be) or ``claim``. Any of them may begin with its seat and a colon,
@@ -15,10 +16,11 @@ from typing import Any, Mapping
 
 from domain.cards import SUIT_NAMES, parse_card
 from domain.errors import MalformedError, NotationError
-from domain.notation.seats import parse_seat, seat_label, seat_words
+from domain.notation.seats import COMPASS, parse_seat, seat_label, seat_words
 from domain.notation.text import Token
 
 _CALLS = ("pass", "smudge", "run", "misdeal", "take-set")
+_SUITS = {name: suit for suit, name in SUIT_NAMES.items()}
 
 
 def read_card(token: Token) -> str:
@@ -50,11 +52,14 @@ def read_call(token: Token) -> dict[str, Any]:
         return {"type": "bid", "amount": int(word)}
     if word in _CALLS:
         return {"type": word}
-    if word.upper() in SUIT_NAMES:
-        return {"type": "declare", "suit": word.upper()}
+    if word in _SUITS:
+        return {"type": "declare", "suit": _SUITS[word]}
+    if word.upper() in COMPASS and len(word) == 1:
+        raise NotationError(f"{token.text!r} names a seat: join it to its call, as {token.text}:pass",
+                            token.line, token.column)
     raise NotationError(
         f"{token.text!r} is not a call: write a bid (a number), pass, smudge, run, misdeal, take-set, "
-        "or the suit named trump (S, H, D or C)", token.line, token.column,
+        "or the suit named trump (spades, hearts, diamonds or clubs)", token.line, token.column,
     )
 
 
@@ -92,7 +97,7 @@ def write_action(action: Mapping[str, Any], players: int, seat: bool, card: str 
     if kind == "bid":
         body = str(action["amount"])
     elif kind == "declare":
-        body = str(action["suit"])
+        body = SUIT_NAMES[str(action["suit"])]
     elif kind == "play":
         body = str(action["card"])
     elif kind == "discard":

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from domain.cards import SUIT_NAMES, by_suit
+from domain.cards import by_suit
 from domain.events import (
     CardsDiscarded, CardsDrawn, DealerRan, Event, HandClaimed, HandScored, KittyTaken, Revoked,
     SatOut, StockReshuffled,
@@ -128,7 +128,7 @@ class _Writer:
             comments.extend(_followed(step.events, self.players))
             scored = next((e for e in step.events if isinstance(e, HandScored)), scored)
             if phase == "Auction" and action["type"] == "declare":
-                flush(f"{seat_label(action['seat'], self.players)} names {SUIT_NAMES[action['suit']]} trump")
+                flush()
             elif phase == "Play" and step.tricks and following:
                 claimed = any(isinstance(e, HandClaimed) for e in step.events)
                 first, rest = (None, step.tricks) if claimed else (step.tricks[0], step.tricks[1:])

@@ -25,7 +25,7 @@ S  JS 4S  AH 5H  KC 2C
 W  TS 3S  QH 8H  AD 4D
 [Auction]
 N:2 E:pass S:pass W:3     ; W, the dealer, outbids N
-W:S
+W:spades
 [Play]
 TS AS 7S 4S
 KS QS JS 3S
@@ -99,6 +99,9 @@ def test_an_illegal_hand_still_reads_and_the_audit_names_its_action() -> None:
     ("S  JS 4S", "S  JS 4X", "line 7, column 7", "'4X' is not a card"),
     ("N:2 E:pass", "N:2 E:bid", "line 10, column 7", "'bid' is not a call"),
     ("N:2 E:pass", "N:2 Q:pass", "line 10, column 5", "'Q' is not a seat"),
+    ("N:2 E:pass", "N:2 E pass", "line 10, column 5", "'E' names a seat: join it to its call, as E:pass"),
+    ("W:spades", "W:S", "line 11, column 3", "'S' names a seat"),
+    ('[Dealer "W"]', '[Dealer "W"]\n[Trump "S"]', "line 4", "[Trump] belongs to a score sheet"),
     ("W  TS", "N  TS", "line 8", "seat N has two lines in [Deal] (first on line 5)"),
     ('[Dealer "W"]', '[Dealer "W"]\n[Dealer "N"]', "line 4", "[Dealer] is given twice (first on line 3)"),
     ('[Dealer "W"]', "", "line 2", "the hand needs its dealer"),

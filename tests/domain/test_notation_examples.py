@@ -352,7 +352,7 @@ S  7S 6S  7D 6D  9C 3C
 W  QH  AD  AS KS  AC KC
 [Auction]
 W:3 N:pass E:pass S:pass
-W:H
+W:hearts
 [Play]
 QH AH KH 7S
 2H 9S 7D AD
@@ -385,7 +385,7 @@ S  AD KD QD JD TD 9D
 W  AC KC QC JC TC 9C
 [Auction]
 N:2 E:pass S:pass W:pass
-N:S
+N:spades
 [Play]
 AS 9H 9D 9C
 KS TH TD TC
