@@ -9,7 +9,8 @@ ends the report, since the later ones stand on it:
               own when the hand's first event is version 2): none was changed, none left out
  4. hand      the events are one hand's: its HandDealt first, its HandScored, its key revealed
  5. key       the revealed key, hashed with SHA-256 once per deal number, gives the chain anchor
-              GameStarted published before any card was dealt (domain/fairness.py)
+              GameStarted published before any card was dealt (domain/fairness.py); a seed a client
+              chose makes the deal reproducible, not fair, and the check says so
  6. seed      once revealed, it opens the commitment, rebuilds the anchor and this deal's key,
               and draws the first dealer
  7. deal      the deck shuffled with the key and dealt by the rules is the recorded deal, card
@@ -39,7 +40,7 @@ from domain.decide import decide
 from domain.errors import IllegalActionError, PitchError
 from domain.events import DealKeyRevealed, Event, GameEnded, GameStarted, HandDealt, HandScored
 from domain.evolve import evolve
-from domain.fairness import chain_anchor, deal_key, first_dealer, reshuffle_key, seed_commitment, shuffle
+from domain.fairness import ALGORITHM, chain_anchor, deal_key, first_dealer, reshuffle_key, seed_commitment, shuffle
 from domain.game_over import starting_scores
 from domain.notation import parse_notation
 from domain.proofs import PROOF_FORMAT, game_events
@@ -135,6 +136,7 @@ class _Proof:
         _hold(self._row_hash(GENESIS_HASH, row) == row.get("hash"), "GameStarted's hash does not verify from the chain's start")
         start = decode("GameStarted", row["data"])
         assert isinstance(start, GameStarted)
+        _hold(start.deal_algorithm == ALGORITHM, f"the deals use {start.deal_algorithm!r}, which this check does not know")
         self.start, self.rules = start, rules_from_dict(start.rules)
         return f"GameStarted hashes to {row['hash']}"
 
@@ -177,7 +179,9 @@ class _Proof:
             key = hashlib.sha256(key).digest()
         _hold(key.hex() == self.start.chain_anchor,
               f"the key does not hash back to the chain anchor GameStarted published ({doc['deal']} SHA-256 steps)")
-        return f"SHA-256 {doc['deal']} times gives the anchor {self.start.chain_anchor}"
+        chosen = "" if self.start.seed_source == "server" else \
+            "; a client chose the seed, so the deal is reproducible, not proven fair"
+        return f"SHA-256 {doc['deal']} times gives the anchor {self.start.chain_anchor}{chosen}"
 
     def seed(self) -> str:
         seed_hex = self.doc.get("seed")

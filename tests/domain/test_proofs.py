@@ -85,6 +85,7 @@ def test_a_hand_of_a_game_still_played_verifies_without_the_seed_and_a_hand_not_
     rows = served(played.events)
     report = verify_proof(build_proof(GAME, rows, 1))
     assert report.valid and report.checks[5].detail.startswith("not revealed yet")
+    assert report.checks[4].detail.endswith("a client chose the seed, so the deal is reproducible, not proven fair")
     with pytest.raises(MalformedError, match="hand 3 has not been scored yet|the game has no hand 3"):
         build_proof(GAME, rows, 3)
     with pytest.raises(MalformedError, match="the game has no hand 9"):
