@@ -90,7 +90,7 @@ class HandCheck:
         return not self.differences and self.illegal is None
 
 
-class _NoNextDeal:
+class RecordDeals:
     """The deal source of a replay: the next deal, its key and the seed are not the hand's.
 
     A reshuffle of the discards takes the order the log (or the record) holds for it, when
@@ -122,7 +122,7 @@ def replay_hand(
 ) -> HandReplay:
     """Feed ``commands`` to ``decide`` from ``state`` (just dealt) until the deal is over."""
     initial, finished = state, False
-    source = _NoNextDeal(reshuffles)
+    source = RecordDeals(reshuffles)
     caused: list[Event] = []
     for index, (action, command) in enumerate(zip(actions, commands)):
         if finished:

@@ -8,7 +8,7 @@ Game-point values follow 000 "Scoring": ten 10, ace 4, king 3, queen 2, jack 1.
 
 from __future__ import annotations
 
-from typing import NewType
+from typing import Iterable, NewType
 
 from domain.errors import MalformedError
 
@@ -73,6 +73,12 @@ def game_points(card: str) -> int:
 def standard_deck() -> tuple[Card, ...]:
     """Return the 52 cards in a fixed, documented order: suits S H D C, ranks 2 to A."""
     return tuple(Card(r + s) for s in SUITS for r in RANKS)
+
+
+def by_suit(cards: Iterable[str]) -> tuple[str, ...]:
+    """Return cards grouped by suit (S H D C, then the red and the black joker), each suit from its highest rank down."""
+    return tuple(sorted(cards, key=lambda c: (len(SUITS) + JOKERS.index(Card(c)), 0) if c in JOKERS else
+                        (SUITS.index(Suit(c[1])), -RANKS.index(c[0]))))
 
 
 _CARD_NAMES = {

@@ -2,6 +2,7 @@
 
     PitchError
     ├── MalformedError        the input is not well formed (bad card notation, unknown action)
+    │   └── NotationError     a hand written in the notation, at a line and column (domain/notation/)
     ├── RulesError            the requested rules are unknown, out of range or contradictory
     └── IllegalActionError    well formed, but the rules do not allow it now
         ├── NotYourTurnError  another seat is to act
@@ -20,6 +21,17 @@ class PitchError(Exception):
 
 class MalformedError(PitchError):
     """The input cannot be understood: a card, suit or action that is not well formed."""
+
+
+class NotationError(MalformedError):
+    """A hand's text cannot be read: what is wrong, at which line (and column, where one card or call is at fault)."""
+
+    def __init__(self, reason: str, line: int, column: int | None = None) -> None:
+        where = f"line {line}" if column is None else f"line {line}, column {column}"
+        super().__init__(f"{where}: {reason}")
+        self.reason = reason
+        self.line = line
+        self.column = column
 
 
 class RulesError(PitchError):

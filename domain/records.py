@@ -33,6 +33,7 @@ from domain.evolve import evolve, replay
 from domain.fairness import CHAIN_LENGTH
 from domain.hand_actions import actions_of
 from domain.presets import get_preset, preset_rules
+from domain.rule_limits import check_reachable
 from domain.rules import Rules, rules_from_dict
 from domain.state import INITIAL, GameState
 
@@ -78,7 +79,8 @@ class DealSpan:
     dealt: HandDealt
 
 
-def _integer(data: Mapping[str, Any], name: str, default: int | None = None) -> int:
+def record_integer(data: Mapping[str, Any], name: str, default: int | None = None) -> int:
+    """Return a record's whole-number field ``name`` (``default`` when absent), or raise MalformedError."""
     value = data.get(name, default)
     if value is None:
         raise MalformedError(f"the record needs the field '{name}'")
@@ -92,7 +94,8 @@ def _bounded(value: object, where: str, most: int, what: str) -> None:
         raise MalformedError(f"{where} holds at most {most} {what}, not {len(value)}")
 
 
-def _cards(value: object, where: str) -> tuple[str, ...]:
+def record_cards(value: object, where: str) -> tuple[str, ...]:
+    """Return a record's list of cards (``where`` names it in messages), or raise MalformedError."""
     if not isinstance(value, list):
         raise MalformedError(f"{where} must be a list of cards, not {value!r}")
     _bounded(value, where, MAX_CARDS, "cards")
@@ -102,7 +105,8 @@ def _cards(value: object, where: str) -> tuple[str, ...]:
         raise MalformedError(f"{where}: {error}") from None
 
 
-def _rules(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], Rules]:
+def record_rules(data: Mapping[str, Any]) -> tuple[str, dict[str, Any], Rules]:
+    """Return a record's preset, options and the rules they make, or raise MalformedError or RulesError."""
     spec = data.get("rules")
     if not isinstance(spec, Mapping):
         raise MalformedError("the record needs 'rules': {\"preset\": NAME, \"options\": {...}}")
@@ -174,36 +178,40 @@ def parse_record(data: object) -> HandRecord:
     if not isinstance(data, Mapping):
         raise MalformedError("a hand record is a JSON object")
     unknown = sorted(set(data) - _FIELDS)
+    if "taken" in unknown:
+        raise MalformedError("a record that gives the cards each side took ('taken') is a score sheet: "
+                             "audit it as a partial record (domain/partial.py)")
     if unknown:
         raise MalformedError(f"unknown field '{unknown[0]}' in the hand record")
     if data.get("format", RECORD_FORMAT) != RECORD_FORMAT:
         raise MalformedError(f"'format' must be {RECORD_FORMAT!r}, not {data.get('format')!r}")
-    preset, options, rules = _rules(data)
-    seats = _integer(data, "seats", rules.players)
-    sides = _integer(data, "sides", rules.sides)
+    preset, options, rules = record_rules(data)
+    check_reachable(rules)  # a record is made now: no rule of it may be one that can never come true
+    seats = record_integer(data, "seats", rules.players)
+    sides = record_integer(data, "sides", rules.sides)
     if (seats, sides) != (rules.players, rules.sides):
         raise RulesError(
             f"the record has {seats} seats in {sides} sides, but its rules seat {rules.players} "
             f"players in {rules.sides} sides", ("players", "side_size"),
         )
-    hand = _integer(data, "hand", 1)
-    deal = _integer(data, "deal", hand)
+    hand = record_integer(data, "hand", 1)
+    deal = record_integer(data, "deal", hand)
     if not (1 <= hand <= MAX_DEAL and 1 <= deal <= MAX_DEAL):
         raise MalformedError(f"'hand' and 'deal' count from 1 to {MAX_DEAL}, the deals a game can have")
-    dealer = _integer(data, "dealer")
+    dealer = record_integer(data, "dealer")
     if not 0 <= dealer < rules.players:
         raise MalformedError(f"'dealer' must be a seat from 0 to {rules.players - 1}, not {dealer}")
     dealt = data.get("cards")
     if not isinstance(dealt, list) or len(dealt) != rules.players:
         raise MalformedError(f"'cards' must hold one list of cards for each of the {rules.players} seats")
-    cards = tuple(_cards(held, f"the cards of seat {seat}") for seat, held in enumerate(dealt))
-    stock = None if data.get("stock") is None else _cards(data["stock"], "'stock'")
-    kitty = () if data.get("kitty") is None else _cards(data["kitty"], "'kitty'")
+    cards = tuple(record_cards(held, f"the cards of seat {seat}") for seat, held in enumerate(dealt))
+    stock = None if data.get("stock") is None else record_cards(data["stock"], "'stock'")
+    kitty = () if data.get("kitty") is None else record_cards(data["kitty"], "'kitty'")
     rows = data.get("blind") or []
     if not isinstance(rows, list):
         raise MalformedError("'blind' must hold one list of face-down cards for each seat")
     _bounded(rows, "'blind'", MAX_SEATS, "rows")
-    blind = tuple(_cards(row, f"the face-down row of seat {seat}") for seat, row in enumerate(rows))
+    blind = tuple(record_cards(row, f"the face-down row of seat {seat}") for seat, row in enumerate(rows))
     stock = _check_deal(rules, cards, stock, kitty, blind)
     actions, commands = _actions(rules, data.get("actions", []))
     scores = data.get("scores_before")
@@ -223,7 +231,7 @@ def parse_record(data: object) -> HandRecord:
         preset=preset, options=options, rules=rules, hand=hand, deal=deal, dealer=dealer,
         cards=cards, stock=stock, kitty=kitty, actions=actions, commands=commands,
         scores_before=scores,
-        reshuffles=tuple(_cards(order, f"reshuffle {i + 1}") for i, order in enumerate(reshuffles)),
+        reshuffles=tuple(record_cards(order, f"reshuffle {i + 1}") for i, order in enumerate(reshuffles)),
         blind=blind,
     )
 

@@ -132,14 +132,14 @@ def choose(commands: list[Command], rng: random.Random, pass_rate: float) -> Com
 
 
 def play_game(
-    rules: Rules, seed_text: str, rng_seed: int, max_hands: int = 3, pass_rate: float = 0.8,
+    rules: Rules, seed_text: str, rng_seed: int, max_hands: int = 3, pass_rate: float = 0.8, preset: str = "team-auction",
 ) -> PlayedGame:
-    """Play a game of ``rules`` from ``seed_text`` with random legal actions, for up to ``max_hands`` hands."""
+    """Play a game of ``rules`` (named ``preset``) from ``seed_text`` with random legal actions, for up to ``max_hands`` hands."""
     secret = seed_from_text(seed_text)
     source = SeededDeals(secret)
     seats = [SeatSpec("computer", 1)] * rules.players
     started = start_game(
-        rules, "team-auction", seats, first_dealer(secret, rules.players), commit(secret, "client"), source,
+        rules, preset, seats, first_dealer(secret, rules.players), commit(secret, "client"), source,
     )
     events: list[Event] = list(started)
     states = [INITIAL]

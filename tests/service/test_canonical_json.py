@@ -1,4 +1,4 @@
-"""Canonical JSON and the chain hash, pinned by golden values (service/hashing.py).
+"""Canonical JSON and the chain hash, pinned by golden values (domain/chain.py, re-exported by service/hashing.py).
 
 Every stored hash depends on these bytes: a change to key order, separators, escaping or
 number formatting would make every existing log fail its audit, so the exact output is
