@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from domain.rule_limits import check_reachable
 from domain.rules import Rules, check_offered, rules_from_dict
 
 
@@ -33,7 +34,7 @@ def preset(
     name: str, title: str, source: str, options: Mapping[str, Any], players: tuple[int, int] | None = None,
 ) -> Preset:
     """Return a preset of the default rules with ``options``; ``players`` is its (minimum, maximum) seats."""
-    rules = check_offered(rules_from_dict(options))
+    rules = check_reachable(check_offered(rules_from_dict(options)))
     low, high = players if players is not None else (rules.players, rules.players)
     assert low <= rules.players <= high, f"preset {name}: its default seats lie outside its range"
     return Preset(name, title, rules, source, low, high)

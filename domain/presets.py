@@ -20,6 +20,7 @@ from domain.errors import RulesError
 from domain.preset import Preset
 from domain.presets_000 import PRESETS_000
 from domain.presets_others import PRESETS_001, PRESETS_002, PRESETS_003, PRESETS_004
+from domain.rule_limits import check_reachable
 from domain.rules import Rules, check_offered, rules_from_dict
 
 __all__ = ["PRESETS", "Preset", "check_players", "get_preset", "preset_rules", "resolve_rules"]
@@ -73,4 +74,4 @@ def resolve_rules(preset_name: str, options: Mapping[str, Any]) -> Rules:
     found = get_preset(preset_name)
     rules = rules_from_dict(options, found.rules)
     check_players(found, rules)
-    return check_offered(rules)
+    return check_reachable(check_offered(rules))

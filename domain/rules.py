@@ -21,7 +21,6 @@ from typing import Any, Literal, Mapping, TypeVar, get_args, get_origin, get_typ
 
 from domain.cards import RANKS
 from domain.errors import RulesError
-from domain.rule_limits import check_reachable
 
 
 @dataclass(frozen=True, slots=True)
@@ -880,12 +879,12 @@ def check_offered(rules: Rules) -> Rules:
 
     A few ranges have a gap the texts leave out (a kitty of 1, a set limit of 1); games
     and hand records that were played with such a value still replay (``rules_from_dict``),
-    but no new table is offered one. Nor is one offered rules under which some rule can never
-    come true (domain/rule_limits.py).
+    but no new table is offered one. (Nor is one offered rules under which some rule can never
+    come true: domain/rule_limits.py ``check_reachable``, which the presets' resolution runs too.)
     """
     for spec in OPTIONS:
         spec.check_offered(getattr(rules, spec.name))
-    return check_reachable(rules)
+    return rules
 
 
 def option_names() -> tuple[str, ...]:
