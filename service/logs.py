@@ -112,6 +112,12 @@ def configure_logging(level: str = "info") -> None:
         root.removeHandler(existing)
     root.addHandler(handler)
     root.setLevel(level.upper())
+    # A logger that does not propagate and has no handler of its own (billiard's "multiprocessing",
+    # which says so when a Celery pool process dies) falls back on logging's last resort: a JSON line too.
+    last_resort = logging.StreamHandler(sys.stderr)
+    last_resort.setFormatter(JsonFormatter())
+    last_resort.setLevel(logging.WARNING)
+    logging.lastResort = last_resort
 
 
 def gunicorn_logconfig(level: str = "info") -> dict[str, Any]:
