@@ -212,10 +212,12 @@ class ProofDocument(Schema):
 
 
 class AnyProof(Schema):
-    """Any JSON object: the check says what is wrong with a document that is not a proof."""
+    """A proof to check: an object that says it is one; the check, not the schema, says what is wrong with its parts."""
 
     class Meta:
         unknown = INCLUDE
+
+    format = enum_of((PROOF_FORMAT,), f"{PROOF_FORMAT}: every other part is the check's to judge.", required=True)
 
 
 class ProofCheck(Schema):

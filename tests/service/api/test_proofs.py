@@ -124,13 +124,13 @@ def test_each_alteration_is_caught_by_the_check_made_for_it(
     assert all(c["ok"] for c in body["checks"][:-1])
 
 
-@pytest.mark.parametrize("body", ["[]", '"proof"', "null", "{not json"])
+@pytest.mark.parametrize("body", ["[]", '"proof"', "null", "{not json", "", "{}", '{"format": "pitch-hand/v1"}'])
 def test_a_body_that_is_not_an_object_is_a_400(client: FlaskClient, body: str) -> None:
     response = client.post("/v1/proofs/verify", data=body, content_type="application/json")
     assert response.status_code == 400 and check_answer("verifyProof", response)["type"] == "/problems/malformed-request"
 
 
 def test_a_document_that_is_not_a_proof_is_reported_not_refused(client: FlaskClient) -> None:
-    body = check_answer("verifyProof", client.post("/v1/proofs/verify", json={"format": "pitch-hand/v1"}))
+    body = check_answer("verifyProof", client.post("/v1/proofs/verify", json={"format": "pitch-proof/v1", "hand": "two"}))
     assert body["valid"] is False and body["failure"].startswith("document:")
     assert [c["name"] for c in body["checks"]] == ["document"]
