@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from domain.notation import parse_notation
+from domain.presets import PRESETS
 from domain.proof_check import verify_proof
 from service.games import GameService
 from tests.service.api.client import ApiGame
 from tests.service.api.documented import check_answer
 from tests.service.api.proof_alterations import ALTERATIONS, Alteration
-from tests.service.api.replay_helpers import all_events, play_hands
+from tests.service.api.replay_helpers import all_events, play_hands, step
 
 PROBLEM = "application/problem+json"
+ACTIONS_PER_GAME = 120
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +138,30 @@ def test_a_document_that_is_not_a_proof_is_reported_not_refused(client: FlaskCli
     body = check_answer("verifyProof", client.post("/v1/proofs/verify", json={"format": "pitch-proof/v1", "hand": "two"}))
     assert body["valid"] is False and body["failure"].startswith("document:")
     assert [c["name"] for c in body["checks"]] == ["document"]
+
+
+@pytest.mark.parametrize("preset", [p.name for p in PRESETS])
+def test_every_preset_s_finished_hands_are_proven_from_the_stored_log_and_written_in_the_notation(
+    client: FlaskClient, game_service: GameService, preset: str,
+) -> None:
+    players = next(p.players for p in PRESETS if p.name == preset)
+    game = ApiGame.create(client, seed=None, rules={"preset": preset, "options": {}}, seats=[{"kind": "human"}] * players)
+    rng = random.Random(preset)
+    proven = 0
+    for _ in range(ACTIONS_PER_GAME):
+        if step(game_service, game, rng) is None:
+            break
+    view = game_service.view(game.id, None)
+    last = view["hand_number"] if view["phase"] == "ended" else view["hand_number"] - 1
+    for number in range(1, last + 1):
+        record = check_answer("getHandRecord", client.get(f"/v1/games/{game.id}/hands/{number}/record"))
+        text = client.get(f"/v1/games/{game.id}/hands/{number}/record?format=text").get_data(as_text=True)
+        assert parse_notation(text) == record
+        response = client.get(f"/v1/games/{game.id}/hands/{number}/proof")
+        if response.status_code == 409:  # a hand the game ended during: no score to prove
+            assert number == last and view["phase"] == "ended"
+            continue
+        report = verify_proof(check_answer("getHandProof", response))
+        assert report.valid, (number, report.failure)
+        proven += 1
+    assert proven >= 1, "no hand was scored"
