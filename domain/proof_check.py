@@ -40,7 +40,7 @@ from domain.decide import decide
 from domain.errors import IllegalActionError, PitchError
 from domain.events import DealKeyRevealed, Event, GameEnded, GameStarted, HandDealt, HandScored
 from domain.evolve import evolve
-from domain.fairness import ALGORITHM, chain_anchor, deal_key, first_dealer, reshuffle_key, seed_commitment, shuffle
+from domain.fairness import ALGORITHM, CHAIN_LENGTH, chain_anchor, deal_key, first_dealer, reshuffle_key, seed_commitment, shuffle
 from domain.game_over import starting_scores
 from domain.notation import parse_notation
 from domain.proofs import PROOF_FORMAT, game_events
@@ -137,6 +137,10 @@ class _Proof:
         start = decode("GameStarted", row["data"])
         assert isinstance(start, GameStarted)
         _hold(start.deal_algorithm == ALGORITHM, f"the deals use {start.deal_algorithm!r}, which this check does not know")
+        # The algorithm's chain holds CHAIN_LENGTH keys; a longer one would only make the key and
+        # seed checks hash a forger's chosen number of times (a check anyone may ask the server for).
+        _hold(isinstance(start.chain_length, int) and 1 <= start.chain_length <= CHAIN_LENGTH,
+              f"the chain of deal keys is {start.chain_length!r} long, where the algorithm's holds at most {CHAIN_LENGTH}")
         self.start, self.rules = start, rules_from_dict(start.rules)
         return f"GameStarted hashes to {row['hash']}"
 

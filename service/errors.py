@@ -3,7 +3,8 @@
     AppError
     ├── GameNotFoundError     no game has that id                         (404)
     ├── JobNotFoundError      no hint or bid analysis has that id         (404)
-    ├── GameNotFinishedError  asked of a game or hand still in play     (409)
+    ├── GameNotFinishedError  asked of a game still in play               (409)
+    ├── HandNotFinishedError  asked of a hand still in play, or never scored (409)
     ├── PositionNotFoundError a stream resumed after a version or position not reached (404)
     ├── UnauthorizedError     no token, or not a token of this game       (401)
     ├── VersionConflictError  the game is not at the expected version     (409)
@@ -29,6 +30,10 @@ class GameNotFoundError(AppError):
 
 class GameNotFinishedError(AppError):
     """What is asked for is given once the game (or its hand) has ended: its whole record, a rematch."""
+
+
+class HandNotFinishedError(AppError):
+    """What is asked for is given once the hand is over (its record) or scored (its proof)."""
 
 
 class PositionNotFoundError(AppError):

@@ -13,6 +13,8 @@ from service.api.action_schemas import document_action_unions
 from service.api.docs_routes import docs
 from service.api.hint_routes import hints
 from service.api.ops_routes import ops
+from service.api.record_routes import records
+from service.api.record_schemas import document_record_field
 from service.api.replay_routes import replays
 from service.api.routes import games, meta
 from service.api.table_routes import tables
@@ -32,11 +34,17 @@ may post now to `POST /v1/games/{id}/actions`, with the game's `version` as
 `expected_version`. Cards are two characters, rank then suit (`AS`, `TD`, `2C`; jokers
 `RJ`, `BJ`). Finished hands replay at `GET /v1/games/{id}/hands/{n}`, a past view at
 `GET /v1/games/{id}?at=VERSION`, a finished game exports as hand records at
-`GET /v1/games/{id}/record`; `GET /v1/games/{id}/audit` checks a game's hash chain, scores
-and deals, and `POST /v1/audits` replays and scores any hand record. Every error is `application/problem+json` (RFC 9457) with a stable `type`:
+`GET /v1/games/{id}/record`, and each hand as soon as it is over as a record
+(`GET /v1/games/{id}/hands/{n}/record`, JSON or `?format=text`, the notation people read and
+write) and as a proof anyone can check offline (`GET /v1/games/{id}/hands/{n}/proof`,
+checked by `POST /v1/proofs/verify` or `pitch verify`); `GET /v1/games/{id}/audit` checks a
+game's hash chain, scores and deals, `POST /v1/audits` replays and scores any hand record or
+score sheet, as JSON or as text, and `POST /v1/audits/rescore` scores one under other rules.
+Every error is `application/problem+json` (RFC 9457) with a stable `type`:
 /problems/malformed-request (400), /problems/invalid-rules (400), /problems/unauthorized (401),
 /problems/invite-refused (403), /problems/not-found (404), /problems/method-not-allowed (405),
-/problems/version-conflict (409), /problems/game-not-finished (409), /problems/seat-taken (409),
+/problems/version-conflict (409), /problems/game-not-finished (409), /problems/hand-not-finished (409),
+/problems/seat-taken (409),
 /problems/illegal-action (422), /problems/idempotency-key-reused (422),
 /problems/body-too-large (413: the body is longer than the service takes, 64 KiB unless configured),
 /problems/uri-too-long (414), /problems/headers-too-large (431),
@@ -102,6 +110,7 @@ class PitchApi(Api):  # type: ignore[misc]
         """Build the spec as flask-smorest does, documenting actions as a oneOf on their type."""
         super()._init_spec(*args, **kwargs)
         self.ma_plugin.converter.add_attribute_function(document_action_unions)
+        self.ma_plugin.converter.add_attribute_function(document_record_field)
 
     def _register_responses(self) -> None:
         """Register the one shared response: the 400 that request validation answers (service/api/blueprint.py)."""
@@ -152,6 +161,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     api.register_blueprint(tables)
     api.register_blueprint(meta)
     api.register_blueprint(replays)
+    api.register_blueprint(records)
     api.register_blueprint(ops)
     app.register_blueprint(web)  # the web client: static files, outside the API's document
     app.register_blueprint(docs)

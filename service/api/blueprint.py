@@ -26,10 +26,9 @@ from flask_smorest.arguments import FlaskParser
 from marshmallow import Schema
 from webargs import core
 from webargs.flaskparser import is_json_request
-from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.api import problems as problem_kinds
-from service.api.bodies import parse_body
+from service.api.bodies import body_bytes, parse_body
 from service.api.schemas import Problem
 
 _HEADERS: dict[int, dict[str, Any]] = {
@@ -57,13 +56,7 @@ class _Parser(FlaskParser):  # type: ignore[misc]
         """Return the body's JSON value (or ``missing`` for a body that is not JSON) through parse_body."""
         if not is_json_request(req):
             return core.missing
-        data = req.get_data(cache=True)
-        limit = req.max_content_length
-        # A body of unknown length (chunked) is cut at the limit without an error; one that
-        # reaches the limit is taken as longer (werkzeug cannot tell without another read).
-        if limit is not None and req.content_length is None and len(data) >= limit:
-            raise RequestEntityTooLarge()
-        return parse_body(data)
+        return parse_body(body_bytes(req))
 
 
 class PitchBlueprint(Blueprint):  # type: ignore[misc]

@@ -11,7 +11,8 @@ refused first, as a 400 /problems/malformed-request that says what is wrong:
 - Strings, keys included, are valid Unicode: JSON's ``\\udc00`` escapes a lone
   surrogate, which no text encoding can write (not the database, the hash or a log line).
 
-The body's size is bounded before it is read (``MAX_CONTENT_LENGTH``, service/api/__init__.py).
+The body's size is bounded before it is read (``MAX_CONTENT_LENGTH``, service/api/__init__.py);
+``body_bytes`` reads it within that bound, whatever its media type (a hand's text is text/plain).
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from __future__ import annotations
 import json
 import math
 from typing import Any
+
+from flask import Request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from service.errors import InvalidRequestError
 
@@ -34,6 +38,25 @@ def _finite(text: str) -> float:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def body_bytes(request: Request) -> bytes:
+    """Return a request's body, refusing (413) one of unknown length that reaches the limit."""
+    data = request.get_data(cache=True)
+    limit = request.max_content_length
+    # A body of unknown length (chunked) is cut at the limit without an error; one that
+    # reaches the limit is taken as longer (werkzeug cannot tell without another read).
+    if limit is not None and request.content_length is None and len(data) >= limit:
+        raise RequestEntityTooLarge()
+    return data
+
+
+def body_text(request: Request) -> str:
+    """Return a text body (UTF-8), or raise InvalidRequestError saying why it is refused."""
+    try:
+        return body_bytes(request).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidRequestError(f"the body is not UTF-8: {error.reason} at byte {error.start}") from None
 
 
 def parse_body(data: bytes) -> Any:

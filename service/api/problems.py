@@ -5,7 +5,7 @@ Every error response has a stable ``type`` from the closed list below, a short
 
 | type | status | when |
 | --- | --- | --- |
-| /problems/malformed-request | 400 | the body is not JSON, a field is missing or of the wrong type |
+| /problems/malformed-request | 400 | the body is not JSON, a field is missing or of the wrong type; a hand's text that cannot be read (``line``, ``column``) |
 | /problems/invalid-rules | 400 | an unknown preset or option, a value out of range, contradictory options |
 | /problems/unauthorized | 401 | no seat token, or a token that is not of this game |
 | /problems/invite-refused | 403 | a claim with an invite that is not the seat's, or with none for a seat reached only by invite |
@@ -13,6 +13,7 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/method-not-allowed | 405 | the route does not take that method |
 | /problems/version-conflict | 409 | the game is not at the expected version |
 | /problems/game-not-finished | 409 | the whole record (or a rematch) of a game that is still being played |
+| /problems/hand-not-finished | 409 | the record or proof of a hand that is still being played (a proof: or that its game ended before it was scored) |
 | /problems/seat-taken | 409 | a claim of a seat that is not open (any more) |
 | /problems/illegal-action | 422 | the rules do not allow that action now |
 | /problems/idempotency-key-reused | 422 | the Idempotency-Key was used for a different request |
@@ -33,7 +34,7 @@ from typing import Any, Iterator
 from flask import Flask, Response, current_app, json, request
 from werkzeug.exceptions import HTTPException
 
-from domain.errors import IllegalActionError, MalformedError, RulesError
+from domain.errors import IllegalActionError, MalformedError, NotationError, RulesError
 from domain.tables import SeatNotOpenError
 from service.api.context import services
 from service.errors import (
@@ -54,6 +55,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "method-not-allowed": (405, "Method not allowed"),
     "version-conflict": (409, "Version conflict"),
     "game-not-finished": (409, "Game not finished"),
+    "hand-not-finished": (409, "Hand not finished"),
     "seat-taken": (409, "Seat taken"),
     "illegal-action": (422, "Illegal action"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
@@ -134,6 +136,10 @@ def register(app: Flask) -> None:
     @app.errorhandler(MalformedError)
     def _malformed(error: MalformedError) -> Response:
         return problem("malformed-request", str(error))
+
+    @app.errorhandler(NotationError)
+    def _notation(error: NotationError) -> Response:
+        return problem("malformed-request", str(error), line=error.line, column=error.column, reason=error.reason)
 
     @app.errorhandler(InvalidRequestError)
     def _invalid(error: InvalidRequestError) -> Response:

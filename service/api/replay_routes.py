@@ -2,7 +2,7 @@
 
 Reading a hand takes a seat token or none (a spectator), like the live view; the audits
 need no token, for they show only what a spectator may see (a game's audit) or what the
-caller sent (a record's audit). A record whose action the rules refuse is a 422
+caller sent (a record's audit, of JSON or of the notation's text: service/api/record_bodies.py). A record whose action the rules refuse is a 422
 /problems/illegal-action naming the action's index and the reason, with the replay as
 far as the actions were legal; a running game's whole record is a 409
 /problems/game-not-finished.
@@ -12,14 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 
+from domain.notation import format_notation
 from service.api.context import services
 from service.api.blueprint import PitchBlueprint
-from service.api import problems, replay_schemas as rs
+from service.api import problems, record_schemas, replay_schemas as rs
+from service.api.record_bodies import JSON, TEXT, posted_record
 from service.api.routes import _token
-from service.audits.service import AuditService, IllegalRecordError
+from service.audits.records import IllegalRecordError
+from service.audits.service import AuditService
 from service.errors import GameNotFinishedError
 
 replays = PitchBlueprint(
@@ -33,7 +36,8 @@ def _audits() -> AuditService:
 
 
 @replays.errorhandler(IllegalRecordError)
-def _illegal_record(error: IllegalRecordError) -> Response:
+def illegal_record(error: IllegalRecordError) -> Response:
+    """Answer a record's illegal action: 422 /problems/illegal-action with its index, the action, why, and the replay."""
     illegal = error.illegal
     return problems.problem(
         "illegal-action", str(error), action_index=illegal.index, action=dict(illegal.action),
@@ -88,7 +92,15 @@ class GameAudit(MethodView):
 
 @replays.route("/audits")
 class RecordAudits(MethodView):
-    @replays.arguments(rs.HandRecord, example=rs.RECORD_EXAMPLE, description="A complete hand record.")
+    @replays.doc(requestBody={
+        "description": "A hand record (pitch-hand/v1) or a score sheet as JSON, or either in the notation as text.",
+        "required": True,
+        "content": {
+            JSON: {"schema": {"oneOf": [rs.HandRecord, record_schemas.PartialRecord]}, "example": rs.RECORD_EXAMPLE},
+            TEXT: {"schema": {"type": "string", "description": record_schemas.NOTATION_WORDS},
+                   "example": format_notation(rs.RECORD_EXAMPLE)},
+        },
+    })
     @replays.response(200, rs.RecordAudit)
     @replays.operation("auditRecord")
     @replays.problems(400, 413, 429)
@@ -96,12 +108,17 @@ class RecordAudits(MethodView):
         422, schema=rs.IllegalRecordProblem, content_type=problems.MEDIA_TYPE,
         description="A problem (RFC 9457): /problems/illegal-action, at `action_index`.",
     )
-    def post(self, record: dict[str, Any]) -> Any:
-        """Audit a hand record: replay it through the rules and score it with the evidence for every point.
+    def post(self) -> Any:
+        """Audit a hand record or a score sheet, as JSON or in the notation: replay it through the rules and score it.
 
-        A malformed record, a card dealt twice or missing, or hands of the wrong size are a 400
-        /problems/malformed-request and an unknown preset or option a 400 /problems/invalid-rules;
-        an action the rules refuse is a 422 /problems/illegal-action with `action_index`,
-        `action`, `reason` and the `replay` as far as the actions were legal.
+        A whole record is replayed and scored with the evidence for every point. A score sheet
+        (a record giving the cards each side took, `taken`, in place of the play) is checked as
+        far as it can be and scored, marked `"checked": "play not checked"` with its `checks`
+        and what was `not_checked` (docs/notation.md, "Score sheets"). A text (`text/plain`)
+        that cannot be read is a 400 /problems/malformed-request at its `line` (and `column`),
+        a malformed record, a card dealt twice or missing, or hands of the wrong size a 400
+        /problems/malformed-request, and an unknown preset or option a 400
+        /problems/invalid-rules; an action the rules refuse is a 422 /problems/illegal-action
+        with `action_index`, `action`, `reason` and the `replay` as far as the actions were legal.
         """
-        return _audits().audit_record(record)
+        return _audits().audit_posted(posted_record(request))

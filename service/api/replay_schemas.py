@@ -108,29 +108,45 @@ class GameRecord(Schema):
     hands = fields.List(fields.Nested(HandRecord), required=True, metadata={"description": "Every deal, in order, as a hand record."})
 
 
+class IllegalActionOut(Schema):
+    index = fields.Integer(required=True)
+    action = fields.Dict(required=True)
+    reason = fields.String(required=True)
+
+
+class SheetCheck(Schema):
+    name = fields.String(required=True)
+    ok = fields.Boolean(required=True)
+    detail = fields.String(required=True)
+
+
 class RecordAudit(Schema):
-    complete = fields.Boolean(required=True, metadata={"description": "False when the actions stop before the hand is over."})
-    replay = fields.Nested(HandView, required=True)
+    """A record's audit; a score sheet's adds what it checked, marked "play not checked" (docs/notation.md, "Score sheets")."""
+
+    complete = fields.Boolean(required=True, metadata={
+        "description": "False when the actions stop before the hand is over (a sheet: when a check fails)."})
+    replay = fields.Nested(HandView, required=True, allow_none=True, metadata={
+        "description": "The hand replayed through the rules (a sheet's deal and auction when it gives them; else null)."})
     score = fields.Nested(schemas.HandScoreOut, allow_none=True, metadata={
         "description": "The breakdown with its evidence: every point's kind, card, receiver and deciding trick; "
-                       "each side's game points with the cards behind them; whether the bid was made; the score changes."})
+                       "each side's game points with the cards behind them; whether the bid was made; the score changes. "
+                       "A sheet's evidence names the side that took each card, not the seat or the trick."})
     scores_before = fields.List(fields.Integer(), allow_none=True)
     scores_after = fields.List(fields.Integer(), allow_none=True, metadata={"description": "With scores_before: each side's score after the hand."})
     game_ended = fields.Boolean(allow_none=True, metadata={"description": "With scores_before: whether the hand ended the game."})
     winner = fields.Integer(allow_none=True)
     ended_reason = fields.String(allow_none=True)
+    checked = enum_of(("play not checked",), "A score sheet's audit only: the play itself was not checked.")
+    checks = fields.List(fields.Nested(SheetCheck), metadata={
+        "description": "A score sheet's audit only: every check made, in order, up to the first that fails."})
+    failed = fields.String(allow_none=True, metadata={"description": "A score sheet's audit only: the first check that fails, and why."})
+    not_checked = fields.List(fields.String(), metadata={"description": "A score sheet's audit only: what could not be checked."})
 
 
 class Difference(Schema):
     path = fields.String(required=True, metadata={"description": "Where they differ, as in score.points[1].side or tricks[2].winner."})
     recorded = fields.Raw(allow_none=True)
     recomputed = fields.Raw(allow_none=True)
-
-
-class IllegalActionOut(Schema):
-    index = fields.Integer(required=True)
-    action = fields.Dict(required=True)
-    reason = fields.String(required=True)
 
 
 class HandCheck(Schema):

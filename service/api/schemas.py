@@ -405,3 +405,6 @@ class Problem(Schema):
     action_index = fields.Integer(metadata={"description": "illegal-action in an audited record: the index of the refused action."})
     reason = fields.String(metadata={"description": "illegal-action in an audited record: why the rules refuse it."})
     max_bytes = fields.Integer(metadata={"description": "body-too-large: the most bytes a request body may hold."})
+    line = fields.Integer(metadata={"description": "malformed-request of a hand's text (the notation): the line at fault, from 1."})
+    column = fields.Integer(allow_none=True, metadata={
+        "description": "malformed-request of a hand's text: the column (from 1) of the card or call at fault; null when the whole line is."})

@@ -5,43 +5,32 @@ Each reads the game's log through the event store and leaves every rule to the d
 here reads the game's secret: a deal's cards are shown in full only once the rules reveal
 them, and keys and seed only as their reveal events publish them.
 
-    IllegalRecordError (an IllegalActionError)  a record's action the rules refuse (422)
     GameNotFinishedError (service/errors.py)   the whole record of a running game   (409)
+
+Records in writing, score sheets and rescoring are service/audits/records.py (with the
+IllegalRecordError of a record's action the rules refuse, 422); proofs, service/audits/proofs.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import Any
+from typing import Any, Mapping
 
-from domain.audit import HandCheck, HandReplay, IllegalAction, check_hands, replay_record
+from domain.audit import HandCheck, check_hands
 from domain.codec import decode, to_data
 from domain.deal_proofs import FairnessReport, check_deals
-from domain.errors import IllegalActionError, PitchError
+from domain.errors import PitchError
 from domain.events import Event
 from domain.evolve import evolve, replay
-from domain.hand_view import game_hand_view, hand_view
-from domain.records import HandRecord, parse_record, record_data, records_of_game
+from domain.hand_view import game_hand_view
+from domain.records import record_data, records_of_game
 from domain.state import INITIAL
 from domain.views import concealment, is_deal_finished, is_hash_shown
+from service.audits import proofs, records
+from service.audits.records import audit_record
 from service.errors import GameNotFinishedError, GameNotFoundError
 from service.games import GameService, is_game_id
 from service.ports.events import StoredEvent
-
-
-class IllegalRecordError(IllegalActionError):
-    """A hand record holds an action the rules refuse: its index, the action, why, and the replay so far."""
-
-    def __init__(self, illegal: IllegalAction, replay: dict[str, Any]) -> None:
-        super().__init__(f"action {illegal.index} ({_describe(illegal.action)}) is illegal: {illegal.reason}")
-        self.illegal = illegal
-        self.replay = replay
-
-
-def _describe(action: Any) -> str:
-    words = [f"seat {action.get('seat')}", str(action.get("type"))]
-    words += [str(action[k]) for k in ("amount", "suit", "card") if k in action]
-    return " ".join(words)
 
 
 def _version(stored: list[StoredEvent], index_version: int | None) -> int | None:
@@ -88,6 +77,28 @@ class AuditService:
         """Replay a hand record through the rules; return the replay and its score with evidence."""
         return audit_record(data)
 
+    def hand_record(self, game_id: str, number: int, text: bool = False) -> dict[str, Any] | str:
+        """Return hand ``number``'s record once its deal is over: JSON, or the notation's text."""
+        if text:
+            return records.hand_notation(self.games, game_id, number)
+        return records.hand_record(self.games, game_id, number)
+
+    def audit_posted(self, body: object) -> dict[str, Any]:
+        """Audit a record or a score sheet, JSON or the notation's text."""
+        return records.audit_posted(body)
+
+    def rescore(self, body: object, preset: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Score a record or a score sheet, JSON or text, under its own rules and under the given ones."""
+        return records.rescore_posted(body, preset, options)
+
+    def proof(self, game_id: str, number: int) -> dict[str, Any]:
+        """Return hand ``number``'s proof once it is scored."""
+        return proofs.hand_proof(self.games, game_id, number)
+
+    def check_proof(self, document: object) -> dict[str, Any]:
+        """Check a proof with the domain alone; return what was checked."""
+        return proofs.check_proof(document)
+
     def audit_game(self, game_id: str) -> dict[str, Any]:
         """Check a game's log: the hash chain, every hand's score, and every deal's fairness."""
         # Not GameService.load: an altered log may not fold, and the audit must still answer.
@@ -118,28 +129,6 @@ class AuditService:
         }
 
 
-def audit_record(data: object) -> dict[str, Any]:
-    """Replay a hand record through the rules; return the replay and its score with evidence."""
-    record = parse_record(data)
-    replayed = replay_record(record)
-    view = _record_view(record, replayed)
-    if replayed.illegal is not None:
-        raise IllegalRecordError(replayed.illegal, view)
-    score = replayed.score
-    known = record.scores_before is not None and score is not None
-    ended = replayed.ended
-    return {
-        "complete": replayed.finished,
-        "replay": view,
-        "score": to_data(score) if score is not None else None,
-        "scores_before": list(record.scores_before) if record.scores_before is not None else None,
-        "scores_after": list(score.scores) if known and score is not None else None,
-        "game_ended": (ended is not None) if known else None,
-        "winner": ended.winner if known and ended is not None else None,
-        "ended_reason": ended.reason if known and ended is not None else None,
-    }
-
-
 def _readable_prefix(stored: list[StoredEvent]) -> tuple[list[Event], int | None]:
     """Return the events up to the first that cannot be decoded or applied, and that version.
 
@@ -156,15 +145,6 @@ def _readable_prefix(stored: list[StoredEvent]) -> tuple[list[Event], int | None
             return events, e.version
         events.append(event)
     return events, None
-
-
-def _record_view(record: HandRecord, replayed: HandReplay) -> dict[str, Any]:
-    dealt = {
-        "hand": record.hand, "deal": record.deal, "dealer": record.dealer,
-        "cards": [list(c) for c in record.cards], "stock": list(record.stock), "kitty": list(record.kitty),
-        "blind": [list(row) for row in record.blind],
-    }
-    return hand_view(dealt, record.actions, replayed.state.hand, replayed.score, None, True)
 
 
 def _hand_check(check: HandCheck, stored: list[StoredEvent]) -> dict[str, Any]:

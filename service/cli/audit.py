@@ -113,7 +113,7 @@ def _audit_game(game: str) -> None:
 def _audit_records(path: str) -> None:
     from domain.errors import PitchError
     from service.audits.text import print_renderable, record_audit_renderable
-    from service.audits.service import IllegalRecordError, audit_record
+    from service.audits.records import IllegalRecordError, audit_record
 
     status = 0
     for index, data in enumerate(_records(path)):

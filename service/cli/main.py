@@ -1,4 +1,4 @@
-"""The ``pitch`` command: serve the API, migrate the database, write the spec, benchmark."""
+"""The ``pitch`` command: serve the API, migrate the database, write the spec, audit, verify proofs, benchmark."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import click
 
 from service.cli.audit import audit, replay
 from service.cli.lazy import LazyGroup
+from service.cli.verify import verify
 from service.config import Settings
 
 
@@ -190,3 +191,4 @@ def openapi(output: str | None) -> None:
 
 main.add_command(replay)
 main.add_command(audit)
+main.add_command(verify)

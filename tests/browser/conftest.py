@@ -118,7 +118,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             yield base
         finally:
             process.terminate()
-            process.wait(timeout=30)
+            # A live stream of a tab closed a moment before can keep a worker to gunicorn's graceful
+            # timeout (30 s, service/server/app.py) before the master exits: wait a little beyond it.
+            process.wait(timeout=45)
 
 
 @pytest.fixture(scope="session")

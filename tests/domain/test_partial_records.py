@@ -24,7 +24,7 @@ from domain.records import parse_record, record_data, records_of_game
 from domain.rules import Rules, rules_from_dict
 from tests.strategies import VARIANT_SETS, play_game, rng_seeds
 
-# The keys of a full record's audit (service/audits/service.py ``audit_record``), which a sheet's verdict keeps.
+# The keys of a full record's audit (service/audits/records.py ``audit_record``), which a sheet's verdict keeps.
 AUDIT_KEYS = {"complete", "replay", "score", "scores_before", "scores_after", "game_ended", "winner", "ended_reason"}
 
 

@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.chain import chain_hash
 from domain.codec import encode
 from domain.errors import MalformedError
 from domain.events import BidMade, DealKeyRevealed, Event, HandDealt, HandScored, TrickTaken
@@ -144,6 +145,17 @@ def test_a_changed_hash_event_or_link_breaks_the_chain(game: list[Event]) -> Non
     assert _failure({**proof, "previous_hash": "1" * 64}).startswith(f"chain: the hash of version {first} does not verify")
     start = {**proof["start"], "data": {**proof["start"]["data"], "first_dealer": 3 - proof["start"]["data"]["first_dealer"]}}
     assert _failure({**proof, "start": start}) == "start: GameStarted's hash does not verify from the chain's start"
+
+
+def test_a_chain_of_keys_longer_than_the_algorithm_s_is_refused_before_any_key_is_hashed(game: list[Event]) -> None:
+    # A forger may hash a GameStarted of its own; with a chain of a billion keys, the key and seed
+    # checks would hash a billion times. domain/fairness.py's algorithm chains 1,024 keys.
+    proof = _proof(game)
+    data = {**proof["start"]["data"], "chain_length": 10**9}
+    start = {**proof["start"], "data": data}
+    start["hash"] = chain_hash(GENESIS_HASH, {**start, "game_id": GAME})
+    assert _failure({**proof, "start": start}) == (
+        "start: the chain of deal keys is 1000000000 long, where the algorithm's holds at most 1024")
 
 
 def test_a_deal_that_is_not_the_keys_is_caught_even_rehashed(game: list[Event]) -> None:

@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from domain.cards import card_name
+from domain.notation import format_notation
 from service.bootstrap import Services
 from tests.service.api.client import ApiGame, bearer
 from tests.service.api.sse import read_stream
@@ -215,7 +216,7 @@ def scan_version(scan: Scan, since: int) -> dict[int | None, dict[str, Any]]:
             hand = client.get(f"/v1/games/{gid}/hands/{n}", headers=headers)
             scan.check(("get", "/v1/games/{game_id}/hands/{number}"), caller, hand, version)
         if caller is None:
-            scan_public(scan, version)
+            scan_public(scan, version, number)
             continue
         if caller in scan.last_action:
             key, body = scan.last_action[caller]
@@ -242,8 +243,9 @@ def scan_stream(scan: Scan, caller: int | None, version: int, listed: list[dict[
     assert shown == listed, f"the stream of game {gid} shows {caller} its events otherwise than its event list"
 
 
-def scan_public(scan: Scan, version: int) -> None:
-    """Ask, without a token, the operations that take none: the global feed, the record, the audit."""
+def scan_public(scan: Scan, version: int, number: int | None) -> None:
+    """Ask, without a token, the operations that take none: the global feed, the record, the audit,
+    and the record (JSON and text) and proof of the hand being played (409) and of the one before."""
     client, gid = scan.client, scan.game.id
     after, entries = scan.first_position - 1, []
     while True:
@@ -268,6 +270,13 @@ def scan_public(scan: Scan, version: int) -> None:
     scan.check(("get", "/v1/games/{game_id}/record"), None, record, version)
     audit = client.get(f"/v1/games/{gid}/audit")
     scan.check(("get", "/v1/games/{game_id}/audit"), None, audit, version)
+    hand_record: Operation = ("get", "/v1/games/{game_id}/hands/{number}/record")
+    hand_proof: Operation = ("get", "/v1/games/{game_id}/hands/{number}/proof")
+    for n in {number, (number or 1) - 1} - {None, 0}:
+        for suffix, op in (("record", hand_record), ("record?format=text", hand_record), ("proof", hand_proof)):
+            response = client.get(f"/v1/games/{gid}/hands/{n}/{suffix}")
+            assert response.status_code in (200, 409), response.get_data(as_text=True)
+            scan.check(op, None, response, version)
 
 
 # Events that change what someone may see, beyond a card played or a bid.
@@ -304,13 +313,29 @@ def act(scan: Scan, own: dict[str, Any], rng: random.Random) -> None:
 
 
 def audit_records(scan: Scan) -> None:
-    """Post each hand record of the finished game to the record audit: it names only the record's cards."""
+    """Post each hand record of the finished game to the record audit, as JSON and as text, to the
+    rescore, and each hand's proof to its check: each answer names only the cards posted."""
     op: Operation = ("post", "/v1/audits")
     hands = scan.client.get(f"/v1/games/{scan.game.id}/record").get_json()["hands"]
     for record in hands:
         response = scan.client.post("/v1/audits", json=record)
         assert response.status_code == 200, response.get_json()
         scan.check(op, None, response, 0, extra=frozenset(cards_in(record)))
+        text = format_notation(record)
+        response = scan.client.post("/v1/audits", data=text, content_type="text/plain")
+        assert response.status_code == 200, response.get_json()
+        scan.check(op, None, response, 0, extra=frozenset(cards_in(record)))
+        # Under its own rules: others may refuse its deal, naming the cards their deck has and the game's has not.
+        response = scan.client.post("/v1/audits/rescore", json={"record": text, "rules": record["rules"]})
+        assert response.status_code == 200, response.get_json()
+        scan.check(("post", "/v1/audits/rescore"), None, response, 0, extra=frozenset(cards_in(record)))
+    for number in sorted({record["hand"] for record in hands}):
+        proof = scan.client.get(f"/v1/games/{scan.game.id}/hands/{number}/proof")
+        if proof.status_code == 409:  # a hand its game ended during
+            continue
+        response = scan.client.post("/v1/proofs/verify", json=proof.get_json())
+        assert response.status_code == 200 and response.get_json()["valid"], response.get_json()
+        scan.check(("post", "/v1/proofs/verify"), None, response, 0, extra=frozenset(cards_in(proof.get_json())))
     record = next(h for h in hands if any(a["type"] == "play" for a in h["actions"]))
     plays = [i for i, a in enumerate(record["actions"]) if a["type"] == "play"]
     player = record["actions"][plays[0]]["seat"]

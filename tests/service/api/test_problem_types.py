@@ -99,6 +99,7 @@ TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]]
     "method-not-allowed": lambda c, g, s: c.delete(f"/v1/games/{g.id}"),
     "version-conflict": lambda c, g, s: g.act(g.to_act(), {"type": "pass"}, version=1),
     "game-not-finished": lambda c, g, s: c.get(f"/v1/games/{g.id}/record"),
+    "hand-not-finished": lambda c, g, s: c.get(f"/v1/games/{g.id}/hands/1/record"),
     "illegal-action": lambda c, g, s: c.post(
         f"/v1/games/{g.id}/actions", json={"expected_version": g.view()["version"], "action": {"type": "play", "card": "AS"}},
         headers=bearer(g.tokens[g.to_act()]),

@@ -68,7 +68,13 @@ PUBLIC: dict[Operation, str] = {
     ("get", "/v1/games/{game_id}/record"): "409 while the game is played, then every hand record",
     ("get", "/v1/games/{game_id}/audit"): "the game's audit",
     ("post", "/v1/games"): "the creation's answer: no card at all, as nothing is played yet",
-    ("post", "/v1/audits"): "answers about the record posted: only the cards of that record",
+    ("post", "/v1/audits"): "answers about the record posted, as JSON or as text: only the cards of that record",
+    ("get", "/v1/games/{game_id}/hands/{number}/record"): "the hand being played (409) and the one before, "
+    "as JSON and as text",
+    ("get", "/v1/games/{game_id}/hands/{number}/proof"): "the hand being played (409) and the one before: "
+    "its events, hashes, key and seed",
+    ("post", "/v1/audits/rescore"): "answers about the record posted: only the cards of that record",
+    ("post", "/v1/proofs/verify"): "answers about the proof posted: only the cards of that proof",
 }
 # Operations that read no game: the same answer before and after a game is played, and no card.
 CARD_FREE: dict[Operation, str] = {

@@ -1,4 +1,4 @@
-// The public REST API, as this page calls it: one fetch wrapper that turns every
+// The public REST API, as this page calls it: one fetch wrapper (JSON, or a hand's text) that turns every
 // problem+json answer into an ApiProblem, the words a person reads for each problem,
 // and waiting on hints and bid analyses (202, then their Location until done).
 
@@ -13,31 +13,34 @@ export class ApiProblem extends Error {
   }
 }
 
-/** Call the API: returns the parsed JSON body, or throws ApiProblem (status 0: no answer). */
-export async function api(method, path, {token = null, body = undefined, key = null, signal = undefined} = {}) {
+/**
+ * Call the API: returns the parsed JSON body, or throws ApiProblem (status 0: no answer).
+ * `body` is sent as JSON; `text` as text/plain (a hand in the notation).
+ */
+export async function api(method, path, {token = null, body = undefined, text = undefined, key = null, signal = undefined} = {}) {
   const headers = {Accept: "application/json"};
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (text !== undefined) headers["Content-Type"] = "text/plain; charset=utf-8";
   if (key) headers["Idempotency-Key"] = key;
+  const sent = text !== undefined ? text : body === undefined ? undefined : JSON.stringify(body);
   let response;
   try {
-    response = await fetch(path, {
-      method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, cache: "no-store",
-    });
+    response = await fetch(path, {method, headers, body: sent, signal, cache: "no-store"});
   } catch (error) {
     if (error.name === "AbortError") throw error;
     throw new ApiProblem(0, {type: "/problems/offline", detail: "the service did not answer"}, 2);
   }
-  const text = await response.text();
+  const answer = await response.text();
   let data = null;
   try {
-    data = text ? JSON.parse(text) : null;
+    data = answer ? JSON.parse(answer) : null;
   } catch {
     data = null;
   }
   if (!response.ok) {
     const retry = Number(response.headers.get("Retry-After")) || null;
-    throw new ApiProblem(response.status, data && typeof data === "object" ? data : {detail: text.slice(0, 200)}, retry);
+    throw new ApiProblem(response.status, data && typeof data === "object" ? data : {detail: answer.slice(0, 200)}, retry);
   }
   return data;
 }
@@ -66,6 +69,8 @@ export function explain(error, doing = "") {
       return `Not found: ${p.detail}.`;
     case "game-not-finished":
       return "The game is still being played; its whole record is given once it has ended.";
+    case "hand-not-finished":
+      return "This hand is still being played; its record and proof are given once it is over.";
     case "invalid-rules":
       return `Those rules cannot be played: ${p.detail}.`;
     case "malformed-request":

@@ -78,10 +78,17 @@ export function renderShare(gameId, held, names) {
     seats.map(([seat, token]) => row(`Seat link: ${names.full(Number(seat))}`, `${base}#/game/${gameId}?token=${encodeURIComponent(token)}`, `share-seat-${seat}`)));
 }
 
-/** Return the links to replay each finished hand of the game. */
+/** Return the links to replay each finished hand of the game, with its record and proof to download. */
 export function renderHandLinks(gameId, view) {
   const last = view.phase === "ended" ? view.hand_number : (view.hand_number || 1) - 1;
   if (!last || last < 1) return h("p", {class: "muted"}, "No hand has finished yet.");
-  return h("ul", {class: "hand-links"}, Array.from({length: last}, (_, i) => h("li", {},
-    h("a", {href: `#/game/${gameId}/hand/${i + 1}`}, `Hand ${i + 1}`))));
+  // A hand before the one being dealt was scored; the last of an ended game only if its score is the last one.
+  const scored = (n) => n < view.hand_number || (view.last_hand && view.last_hand.hand === n);
+  const path = (n) => `/v1/games/${encodeURIComponent(gameId)}/hands/${n}`;
+  const stem = (n) => `pitch-${gameId.slice(0, 8)}-hand-${n}`;
+  return h("ul", {class: "hand-links"}, Array.from({length: last}, (_, i) => i + 1).map((n) => h("li", {},
+    h("a", {href: `#/game/${gameId}/hand/${n}`}, `Hand ${n}`),
+    h("small", {class: "hand-files"},
+      scored(n) ? h("a", {href: `${path(n)}/proof`, download: `${stem(n)}-proof.json`, title: `Hand ${n}'s proof`}, "proof") : null,
+      h("a", {href: `${path(n)}/record?format=text`, download: `${stem(n)}.txt`, title: `Hand ${n} in the notation`}, "record")))));
 }

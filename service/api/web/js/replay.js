@@ -2,6 +2,7 @@
 // it (every card dealt, the auction, every trick, the score with its evidence), and at each
 // step the table as it was then (GET /v1/games/{id}?at=VERSION, the version found in the
 // game's events). Step 0 is the deal and the auction, then one step per trick, then the score.
+// The hand's record (JSON or the notation) and its proof are offered for download.
 
 import {api, explain} from "./api.js";
 import {cardFace, cardName, sortHand, suitLabel} from "./cards.js";
@@ -46,11 +47,26 @@ export async function openReplay(root, gameId, number) {
   h("header", {class: "page-head"},
     h("h1", {}, `Replay · hand ${number}`),
     h("p", {}, h("a", {href: `#/game/${gameId}`}, "← Back to the game"), " · ",
-      h("a", {href: `#/audit/${gameId}`}, "Audit the game"))),
+      h("a", {href: `#/audit/${gameId}`}, "Audit the game")),
+    handDownloads(gameId, number, Boolean(hand.score))),
   slots.bar,
   h("div", {class: "replay-body"}, h("div", {class: "replay-main"}, slots.board, slots.detail), slots.deal)));
   await go(replay, 0);
   return {close() {}};
+}
+
+/**
+ * Return the links that download hand `number`'s record (JSON, and the notation) and, once it is
+ * scored, its proof: the API's own routes, which need no token once the hand is over.
+ */
+export function handDownloads(gameId, number, scored) {
+  const path = `/v1/games/${encodeURIComponent(gameId)}/hands/${number}`;
+  const stem = `pitch-${gameId.slice(0, 8)}-hand-${number}`;
+  return h("p", {class: "downloads", id: "hand-downloads"}, "Download this hand: ",
+    scored ? [h("a", {href: `${path}/proof`, download: `${stem}-proof.json`, id: "download-proof"}, "its proof"), " (check it on the ",
+      h("a", {href: "#/audit"}, "audit page"), " or with ", h("code", {}, "pitch verify"), ") · "] : null,
+    h("a", {href: `${path}/record`, download: `${stem}.json`, id: "download-record"}, "its record (JSON)"), " · ",
+    h("a", {href: `${path}/record?format=text`, download: `${stem}.txt`, id: "download-notation"}, "in the notation"));
 }
 
 /** Return the steps of a hand's replay: [{label, version, trick}] from its events. */

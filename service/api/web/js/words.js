@@ -24,6 +24,20 @@ export function seatNames(count, me) {
   };
 }
 
+const RECORD_COMPASS = ["North", "East", "South", "West"];
+
+/**
+ * Return the namer of seats as hand records and the notation name them (docs/notation.md, "Seats and
+ * sides"): at four seats N, E, S, W are seats 0 to 3, clockwise; at any other table, seats go by number.
+ */
+export function recordNames(count) {
+  const name = (seat) => {
+    if (seat === null || seat === undefined) return "nobody";
+    return count === 4 ? RECORD_COMPASS[seat] : `Seat ${seat}`;
+  };
+  return {count, me: null, place: (seat) => seat, name, full: (seat) => (count === 4 ? `${name(seat)} (seat ${seat})` : `Seat ${seat}`)};
+}
+
 /** Return a side's name: its seats' names joined ("You & North"). */
 export function sideName(view, names, side) {
   const seats = (view.sides && view.sides[side]) || [];
