@@ -100,6 +100,14 @@ class MemoryJobRows:
     def due(self, pending_after_seconds: float) -> list[str]:
         return [j.id for j in self.rows.values() if j.state == PENDING]
 
+    def release(self, held: Sequence[tuple[str, str]], unclaimed: Sequence[str]) -> None:
+        with self._lock:
+            for job_id, holder in held:
+                job = self.rows.get(job_id)
+                if job is not None and job.state == RUNNING and job.lease_holder == holder:
+                    self.rows[job_id] = replace(job, state=PENDING, attempts=max(0, job.attempts - 1),
+                                                lease_holder=None)
+
     def open_counts(self) -> dict[str, int]:
         states = [j.state for j in self.rows.values()]
         return {PENDING: states.count(PENDING), RUNNING: states.count(RUNNING)}
