@@ -38,6 +38,7 @@ and deals, and `POST /v1/audits` replays and scores any hand record. Every error
 /problems/invite-refused (403), /problems/not-found (404), /problems/method-not-allowed (405),
 /problems/version-conflict (409), /problems/game-not-finished (409), /problems/seat-taken (409),
 /problems/illegal-action (422), /problems/idempotency-key-reused (422),
+/problems/request-timeout (408: the body did not arrive in time; send the request again),
 /problems/body-too-large (413: the body is longer than the service takes, 64 KiB unless configured),
 /problems/uri-too-long (414), /problems/headers-too-large (431),
 /problems/rate-limited (429, with Retry-After), /problems/unavailable (503, with Retry-After),

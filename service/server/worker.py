@@ -10,6 +10,11 @@
   request that computes without yielding holds the whole loop, and with it the worker's
   heartbeat: gunicorn's master then replaces the worker after the same timeout. Live
   streams and long-polls (``?wait=``) are meant to be long: they are not timed.
+- A request's body is read under a deadline of its own (``PITCH_BODY_TIMEOUT``, 5 s by
+  default, well below the request timeout): a client that sends less than its
+  Content-Length and stops is answered 408 ``/problems/request-timeout`` once the
+  deadline passes, logged as any answered request (at info level), and its connection is
+  closed; the worker's other requests never waited for it (each is a greenlet).
 - Errors gunicorn answers by itself, before the app sees the request (a malformed request
   line or header: 400; a request line over ``limit_request_line``: 414; too many or too
   large headers: 431), are written as ``application/problem+json`` like every error of the
@@ -24,11 +29,13 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, Final
 
 import gevent
 from gunicorn import util
 from gunicorn.workers.ggevent import GeventWorker
+from werkzeug.exceptions import RequestTimeout
 
 MEDIA_TYPE: Final = "application/problem+json"
 # The problem types of the errors gunicorn answers itself, from the closed list of
@@ -68,6 +75,46 @@ class RequestTimeoutError(Exception):
     """A request ran longer than the request timeout and was ended."""
 
 
+DEFAULT_BODY_TIMEOUT: Final = 5.0
+
+
+class BodyDeadline:
+    """A request body's reader (gunicorn's) that must deliver the whole body within ``seconds`` of the request.
+
+    A read that would end past the deadline raises werkzeug's ``RequestTimeout``, which the
+    app answers as a 408 problem; gunicorn then closes the connection, whose next request
+    could not be found.
+    """
+
+    def __init__(self, reader: Any, seconds: float) -> None:
+        self._reader = reader
+        self._seconds = seconds
+        self._deadline = time.monotonic() + seconds
+
+    def read(self, size: int) -> bytes:
+        """Return up to ``size`` bytes of the body, waiting no later than the deadline."""
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise self._expired()
+        timer = gevent.Timeout(left)
+        timer.start()
+        try:
+            data: bytes = self._reader.read(size)
+            return data
+        except gevent.Timeout as expired:
+            if expired is not timer:
+                raise
+            raise self._expired() from None
+        finally:
+            timer.close()
+
+    def _expired(self) -> RequestTimeout:
+        return RequestTimeout(
+            f"the request's body did not arrive within {self._seconds:g} s (fewer bytes than its Content-Length); "
+            "send the request again"
+        )
+
+
 def is_timed(path: str, query: str) -> bool:
     """Tell whether a request is held to the request timeout: all but live streams and long-polls."""
     return not (path.endswith("/stream") or "wait=" in query)
@@ -75,6 +122,8 @@ def is_timed(path: str, query: str) -> bool:
 
 class PitchWorker(GeventWorker):  # type: ignore[misc]
     """gunicorn's gevent worker, ending requests that outstay the timeout and answering its own errors as problems."""
+
+    body_timeout: float = DEFAULT_BODY_TIMEOUT  # PITCH_BODY_TIMEOUT, set after the fork (service/server/hooks.py)
 
     def init_process(self) -> None:
         """Answer gunicorn's own errors as problem+json in this process, then run gunicorn's worker."""
@@ -107,7 +156,11 @@ class PitchWorker(GeventWorker):  # type: ignore[misc]
         self.wsgi = with_writer
 
     def handle_request(self, listener_name: Any, req: Any, sock: Any, addr: Any) -> Any:
-        """Serve one request; one held to the timeout is ended once it has run longer."""
+        """Serve one request, its body read under the body's deadline; one held to the timeout is ended once it has
+        run longer."""
+        body = getattr(req, "body", None)
+        if body is not None and hasattr(body, "reader"):
+            body.reader = BodyDeadline(body.reader, min(self.body_timeout, self.cfg.timeout))
         if not is_timed(req.path or "", req.query or ""):
             return super().handle_request(listener_name, req, sock, addr)
         timeout = gevent.Timeout(self.cfg.timeout)
