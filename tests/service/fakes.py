@@ -20,8 +20,8 @@ from typing import Any
 from domain.views import Concealment
 from service.hashing import GENESIS_HASH, chain_hash
 from service.ports.events import (
-    AppendResult, Change, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, Row,
-    SeatRecord, StoredEvent, StoreError,
+    AppendResult, Change, ConcurrencyError, CreationKey, GameExistsError, GameHead, IdempotencyKeyReusedError,
+    Row, SeatRecord, StoredEvent, StoreError,
 )
 from service.ports.jobs import CLOCK, DONE, FAILED, MOVE, PENDING, RUNNING, Job, JobRequest
 from service.ports.tables import Invite, Listing, ListingChange
@@ -283,6 +283,8 @@ class MemoryEventLog:
                 game.invites[row.seat] = row.invite_hash
             elif isinstance(row, Listing):
                 self.listed[game_id] = replace(row, created_at=stored[0].recorded_at)
+            elif isinstance(row, CreationKey):
+                game.keys[row.key] = (row.fingerprint, 1, row.versions)
             elif isinstance(row, ListingChange):
                 if row.waiting_for <= 0:
                     self.listed.pop(game_id, None)
