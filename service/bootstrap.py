@@ -114,6 +114,8 @@ def build_services(
     handlers = default_handlers(games, job_rows, dispatcher, compute)
     handlers[CLOCK] = ClockHandler(TurnClock(games.writer), MoveHandler(games, job_rows, dispatcher, compute))
     jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics, notifier)
+    if runner is not None:
+        notifications.bus.on_released(runner.adopt)  # jobs another process's runner released as it stopped
     broker = dispatcher if settings.broker_url and isinstance(dispatcher, Broker) else None
     return Services(
         settings, games, tables, Rematches(tables), hints, jobs, runner, engine, metrics, notifications, broker,

@@ -7,8 +7,8 @@
 - While a job runs, a heartbeat renews its lease every fifth of the lease (2 s of the
   default 10 s), so a long computation keeps it through a slow renewal or two, and a dead
   runner loses it within one lease: its job is taken up again by the next sweep after
-  that (``sweep_every``: at most a second). A runner that stops gracefully releases its
-  jobs instead (service/jobs/threads.py), and they are taken up at the next sweep.
+  that (``sweep_every``: a quarter of the lease). A runner that stops gracefully releases
+  its jobs instead (service/jobs/threads.py), and they are taken up at once.
 - A job taken up after its game moved past the version it was asked for ends
   ``superseded``; its handler then sees that the game is not left waiting.
 - When a job has ended, the runner tells the notifier (service/ports/notify.py), which
@@ -45,12 +45,11 @@ from service.ports.notify import NoNotifier, Notifier
 log = logging.getLogger(__name__)
 
 HEARTBEATS_PER_LEASE = 5
-SWEEP_SECONDS = 1.0
 
 
 def sweep_every(lease_seconds: float) -> float:
-    """Return the seconds between two sweeps of a runner: a second, or a quarter of a shorter lease."""
-    return min(SWEEP_SECONDS, max(0.1, lease_seconds / 4))
+    """Return the seconds between two sweeps of a runner: a quarter of the lease (half a second at least)."""
+    return max(0.5, lease_seconds / 4)
 
 
 class JobRunner:

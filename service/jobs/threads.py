@@ -14,8 +14,10 @@ A runner that stops (its server worker recycled after ``PITCH_MAX_REQUESTS`` req
 reloaded by HUP, stopped by SIGTERM: service/server/hooks.py) takes no new job, gives the
 jobs it is running a moment (``STOP_GRACE``) to end, and releases the rest at once: the
 ones still running and the ones waiting in its queue (service/store/job_rows.py
-``release``), as well as any sent to it after it stopped; the other processes' sweeps send
-them on within a second, instead of after a lease. Starting also warms the Monte Carlo
+``release``), as well as any sent to it after it stopped, and says so through the
+notifier: the other processes' runners, told through their bus (``adopt``), queue them at
+once (on PostgreSQL or Redis; on the SQLite file their next sweep sends them), instead of
+after a lease. Starting also warms the Monte Carlo
 players' fast simulator in a background thread: the entry points compile it into numba's
 cache before the server's processes start (service/jobs/warm.py), so each process loads
 it in about a second and the first computer move does not wait for the compiler. Under
@@ -32,6 +34,7 @@ import queue
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 
 from service.jobs.offload import Compute, run_here
 from service.jobs.runner import JobRunner
@@ -68,6 +71,13 @@ class ThreadRunner:
             self._release([], [job_id])
             return
         self._queue.put(job_id)
+
+    def adopt(self, job_ids: Sequence[str]) -> None:
+        """Queue jobs another runner released (told by the bus), unless this one has stopped or not started."""
+        if self.jobs is None or self._stop.is_set():
+            return
+        for job_id in job_ids:
+            self._queue.put(job_id)
 
     def dispatch_after(self, job_id: str, seconds: float) -> None:
         """Queue the job for a background thread ``seconds`` from now."""
@@ -126,8 +136,12 @@ class ThreadRunner:
         except Exception:  # the database is out of reach: the leases expire, and the sweep sends the rest
             log.exception("could not release the jobs of a stopping runner; they are taken up after their lease")
             return
-        log.info("released %d job(s) of a stopping runner", len(held) + len(unclaimed),
-                 extra={"released": [job for job, _ in held] + unclaimed})
+        released = [job for job, _ in held] + unclaimed
+        log.info("released %d job(s) of a stopping runner", len(released), extra={"released": released})
+        try:
+            self.jobs.notifier.jobs_released(released)
+        except Exception:  # the other runners' sweeps find them
+            log.exception("could not announce the released jobs; the other runners' sweeps will find them")
 
     def _work(self) -> None:
         self._serve(self._queue)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Sequence
 from typing import Final
 
 import redis
@@ -23,7 +24,7 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from service.notify.bus import LocalBus
-from service.notify.wire import CHANNELS, EVENTS_CHANNEL, JOBS_CHANNEL, appended_payload, deliver
+from service.notify.wire import CHANNELS, EVENTS_CHANNEL, JOBS_CHANNEL, appended_payload, deliver, released_payload
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,11 @@ class RedisNotifier:
     def job_finished(self, job_id: str) -> None:
         """PUBLISH on ``pitch_jobs`` that job ``job_id`` ended."""
         self._send(JOBS_CHANNEL, job_id)
+
+    def jobs_released(self, job_ids: Sequence[str]) -> None:
+        """PUBLISH on ``pitch_jobs`` that each of these jobs was released."""
+        for job_id in job_ids:
+            self._send(JOBS_CHANNEL, released_payload(job_id))
 
     def close(self) -> None:
         """Release the connections."""

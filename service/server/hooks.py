@@ -33,7 +33,7 @@ of the live streams when a worker stops.
   Last-Event-ID on another worker, while the requests in flight finish as before.
 - A worker told to stop (recycled after ``max_requests``, a HUP reload, SIGTERM) also
   stops its job threads then: they take no new job, give the running ones a moment, and
-  release the rest, so the other workers take them up within a second instead of after a
+  release the rest, which the other workers take up at once instead of after a
   lease (service/jobs/threads.py); ``worker_exit`` releases what was sent to it since.
 """
 

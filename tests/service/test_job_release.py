@@ -11,6 +11,7 @@ them, long before their lease or the long-pending delay would have.
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -22,6 +23,7 @@ from service.games import GameService
 from service.jobs.handlers import Outcome
 from service.jobs.runner import JobRunner
 from service.jobs.threads import ThreadRunner
+from service.notify.bus import LocalBus
 from service.ports.jobs import DONE, HINT, MAX_ATTEMPTS, PENDING, RUNNING, Job, JobRequest
 from service.store import open_event_store
 from service.store.job_rows import JobRows
@@ -140,3 +142,44 @@ def test_a_stopping_runner_releases_the_job_it_runs_and_those_waiting_for_it(eng
     assert handler.returned.wait(30)
     runner.stop(grace=10)  # again: waits for its thread to end
     assert handler.ran == [running.id] and handler.still_held == [False]  # its late result would be refused
+
+
+class Quick:
+    """A handler that is done at once."""
+
+    def run(self, job: Job, state: GameState, holds_lease: Any) -> Outcome | None:
+        return Outcome(DONE, {"by": "the other runner"})
+
+    def superseded(self, job: Job, state: GameState) -> None:
+        """Nothing follows."""
+
+
+def test_the_jobs_a_runner_releases_are_taken_up_at_once_by_a_runner_told_of_them(engine: Engine) -> None:
+    """Two runners linked as two server processes are (one bus here; NOTIFY or Redis between processes): what the
+    stopping one releases, the other runs, with no sweep to wait for."""
+    rows = JobRows(engine)
+    games = GameService(open_event_store(engine))
+    game = start_game(games, "team-auction", {}, [{"kind": "human"}] * 4, seed="adopt").game_id
+    version = games.load(game).version
+    bus = LocalBus()
+    blocking = Blocking()
+    leaving = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)
+    staying = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)
+    leaving.start(JobRunner(rows, games, {HINT: blocking}, leaving, LEASE, notifier=bus))
+    staying.start(JobRunner(rows, games, {HINT: Quick()}, staying, LEASE, notifier=bus))
+    bus.on_released(leaving.adopt)  # its own release comes back to it too: a stopped runner ignores it
+    bus.on_released(staying.adopt)
+    job = rows.create(game, JobRequest(HINT, 0, 1, version))
+    assert job is not None
+    try:
+        leaving.dispatch(job.id)
+        assert blocking.started.wait(30)
+        leaving.stop(grace=0.1)
+        deadline = time.monotonic() + 30
+        while (ended := rows.get(job.id)) is not None and ended.state != DONE and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert ended is not None and (ended.state, ended.result, ended.attempts) == (DONE, {"by": "the other runner"}, 1)
+    finally:
+        blocking.let_go.set()
+        leaving.stop(grace=10)
+        staying.stop(grace=10)
