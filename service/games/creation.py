@@ -178,7 +178,7 @@ def _created_before(writer: Writer, game_id: str, key: str, request: NewGame) ->
     if first is None:
         raise IdempotencyKeyError("this Idempotency-Key was already used to create a different game") from None
     writer.metrics.idempotent_replay()
-    return first.events[-1].version, fold(first.events)
+    return first.events[-1].version, fold(list(first.events))
 
 
 def game_id_of(key: str) -> str:
