@@ -32,7 +32,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -220,7 +220,8 @@ def recycled_workers(
         for thread in threads:
             thread.join(15)
         figures.games, figures.games_ended = len(ids), len(ended)
-        figures.longest_waits = [longest_wait(base, game) for game in ids]
+        now = datetime.now(UTC).replace(tzinfo=None)  # as the recorded times read
+        figures.longest_waits = [longest_wait(base, game, None if game in ended else now) for game in ids]
     lines = [json.loads(line) for line in log_path.read_text(errors="replace").splitlines() if line.startswith("{")]
     figures.recycled = sum("Autorestarting" in line.get("message", "") for line in lines)
     released: dict[str, datetime] = {}
@@ -233,14 +234,17 @@ def recycled_workers(
     figures.released = len(figures.taken_up) + len(released)
 
 
-def longest_wait(base: str, game: str) -> float:
-    """Return the longest time between two consecutive events of ``game``, from their recorded times."""
+def longest_wait(base: str, game: str, until: datetime | None = None) -> float:
+    """Return the longest time between two consecutive events of ``game``, from their recorded times (and from
+    its last event to ``until``, for a game that had not ended then)."""
     times: list[datetime] = []
     after: int | None = 0
     while after is not None:
         page = call(base, "GET", f"/v1/games/{game}/events?after={after}&limit=1000").body
         times += [datetime.strptime(e["recorded_at"], STAMP) for e in page["events"]]
         after = page["next"]
+    if until is not None:
+        times.append(until)
     return max(((b - a).total_seconds() for a, b in zip(times, times[1:])), default=0.0)
 
 
