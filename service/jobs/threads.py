@@ -63,7 +63,6 @@ class ThreadRunner:
         # on numba's compiler lock, which gevent's patch makes a lock of greenlets, not threads.
         self._warmed = threading.Event()
         self._held: dict[str, tuple[str, str]] = {}  # thread name: (job id, holder) of the job it runs
-        self._unclaimed: list[str] = []  # jobs taken from a queue after the runner stopped
 
     def dispatch(self, job_id: str) -> None:
         """Queue the job for a background thread (release it at once when the runner has stopped)."""
@@ -121,8 +120,7 @@ class ThreadRunner:
         deadline = time.monotonic() + grace
         for thread in self._workers:
             thread.join(max(0.0, deadline - time.monotonic()))
-        unclaimed = self._unclaimed + [job for q in (self._queue, self._due) for job in _drain(q)]
-        self._unclaimed = []
+        unclaimed = [job for q in (self._queue, self._due) for job in _drain(q)]
         for _ in range(self._threads):  # the stop markers again, for threads still running a job
             self._queue.put(None)
         self._due.put(None)
@@ -164,8 +162,8 @@ class ThreadRunner:
             job_id = jobs.get()
             if job_id is None:
                 return
-            if self._stop.is_set():  # stopping: the job is released with the rest
-                self._unclaimed.append(job_id)
+            if self._stop.is_set():  # stopping: the job is released, not run
+                self._release([], [job_id])
                 continue
             lease = f"{holder}:{uuid.uuid4().hex[:8]}"
             self._held[name] = (job_id, lease)
