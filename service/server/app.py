@@ -104,6 +104,7 @@ def gunicorn_options(settings: Settings, bind: str, processes: int) -> dict[str,
         "pre_request": gunicorn_hooks.pre_request,
         "child_exit": gunicorn_hooks.child_exit,
         "worker_exit": gunicorn_hooks.worker_exit,
+        "on_exit": gunicorn_hooks.on_exit,
     }
 
 

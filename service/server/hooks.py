@@ -11,7 +11,8 @@ of the live streams when a worker stops.
   read from the database at each scrape), and the API's own port does not.
 - ``post_fork``: a worker closes its copy of the master's metrics socket, and takes the
   deadline of a request's body (service/server/worker.py).
-- ``child_exit``: prometheus-client forgets a dead worker's live gauges.
+- ``child_exit``: prometheus-client forgets a dead worker's live gauges; ``on_exit``: the
+  master removes the file its workers kept their recycling turns in.
 - The app logs one line per request itself (service/api/observe.py), with its request id.
   gunicorn counts its access log as enabled whenever a ``logconfig_dict`` is given, and then
   formats every request's access atoms for a logger that discards them: a few per cent of
@@ -126,6 +127,13 @@ def _serving(worker: Any) -> Any:
     from service.api.context import kept
 
     return kept(getattr(worker.wsgi, "extensions", {}))
+
+
+def on_exit(server: Any) -> None:
+    """Remove the file of the workers' recycling turns as the master exits (service/server/worker.py)."""
+    from service.server.worker import recycling_turns_path
+
+    recycling_turns_path(server.cfg.worker_tmp_dir, os.getpid()).unlink(missing_ok=True)
 
 
 def post_worker_init(worker: Any) -> None:

@@ -171,6 +171,11 @@ class RecyclingTurns:
             return True
 
 
+def recycling_turns_path(worker_tmp_dir: str | None, master_pid: int) -> Path:
+    """Return the file where the workers of the master ``master_pid`` keep their turns (gunicorn's temporary folder)."""
+    return Path(worker_tmp_dir or tempfile.gettempdir()) / f"pitch-recycling-{master_pid}"
+
+
 class PitchWorker(GeventWorker):  # type: ignore[misc]
     """gunicorn's gevent worker, ending requests that outstay the timeout and answering its own errors as problems."""
 
@@ -184,8 +189,7 @@ class PitchWorker(GeventWorker):  # type: ignore[misc]
         util.write_error = write_problem
         self.recycle_after: int = self.max_requests  # gunicorn's count, its jitter included (sys.maxsize: never)
         self.max_requests: int = sys.maxsize  # recycling is decided in handle_request, one worker at a time
-        folder = self.cfg.worker_tmp_dir or tempfile.gettempdir()
-        self.recycling = RecyclingTurns(Path(folder) / f"pitch-recycling-{os.getppid()}")
+        self.recycling = RecyclingTurns(recycling_turns_path(self.cfg.worker_tmp_dir, os.getppid()))
         self.recycling.started()
         self.recycle_asked = 0.0  # time.monotonic() of the last turn asked for and not given
         super().init_process()
