@@ -129,6 +129,39 @@ def bench_hints(
         raise SystemExit(1)
 
 
+@bench.command("faults")
+@click.option("--database", default=None, help="Database URL (migrated; default: a throwaway PostgreSQL database, dropped after).")
+@click.option("--creates", default=20, show_default=True, help="Games created (each twice, one key) while the broker is black-holed.")
+@click.option("--bodies", default=5, show_default=True, help="Requests whose body stops arriving.")
+@click.option("--games", default=4, show_default=True, help="Games of four computers played while workers are recycled.")
+@click.option("--watchers", default=8, show_default=True, help="Clients reading those games, whose requests recycle the workers.")
+@click.option("--every", default=0.5, show_default=True, help="Seconds between a watcher's reads.")
+@click.option("--max-requests", default=40, show_default=True, help="PITCH_MAX_REQUESTS of the recycled server.")
+@click.option("--level", default=3, show_default=True, type=click.IntRange(1, 6), help="The computers' level.")
+@click.option("--hands", default=30, show_default=True, help="Hands each game lasts.")
+@click.option("--logs", default=None, type=click.Path(file_okay=False), help="Folder for the servers' logs (default: a temporary one).")
+def bench_faults(
+    database: str | None, creates: int, bodies: int, games: int, watchers: int, every: float, max_requests: int,
+    level: int, hands: int, logs: str | None,
+) -> None:
+    """What a black-holed broker, a stalled body and recycled workers cost a client, measured from outside."""
+    import tempfile
+    from pathlib import Path
+
+    from lab.bench_faults import bench_faults as run, report
+
+    if min(creates, bodies, games, watchers, max_requests, hands) < 1 or every < 0:
+        raise click.UsageError("--creates, --bodies, --games, --watchers, --max-requests and --hands must be 1 or more")
+    click.echo(describe())
+    with tempfile.TemporaryDirectory(prefix="pitch-bench-faults-") as scratch:
+        folder = Path(logs or scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        figures = run(database, folder, creates, bodies, games, watchers, every, max_requests, level, hands)
+    for line in report(figures, every, watchers, max_requests, level, hands):
+        click.echo(line)
+    click.echo(f"after: {describe()}")
+
+
 @bench.command("stream")
 @click.option("--subscribers", default=1000, show_default=True, help="Live streams open at once.")
 @click.option("--players", default=4, show_default=True, help="Client threads playing other tables as fast as they go.")

@@ -26,7 +26,7 @@ from service.hints.service import HintService
 from service.jobs.clock import ClockHandler
 from service.jobs.handlers import MoveHandler, default_handlers
 from service.jobs.offload import compute_runner
-from service.jobs.runner import JobRunner
+from service.jobs.runner import JobRunner, sweep_every
 from service.jobs.threads import ThreadRunner
 from service.metrics import Metrics, NoMetrics
 from service.notify import Notifications, open_notifications
@@ -63,6 +63,11 @@ class Services:
         if self.runner is not None and self.runner.jobs is None:
             self.runner.start(self.jobs)
 
+    def stop_runner(self) -> None:
+        """Stop the background threads that run jobs here, releasing the jobs they hold (a server worker stopping)."""
+        if self.runner is not None:
+            self.runner.stop()
+
     def start_listening(self) -> None:
         """Receive the other processes' notifications (a server that serves live streams does)."""
         self.notifications.listener.start()
@@ -94,10 +99,10 @@ def build_services(
         if settings.broker_url:
             from service.jobs.broker import CeleryDispatcher
 
-            dispatcher = CeleryDispatcher(settings.broker_url)
+            dispatcher = CeleryDispatcher(settings.broker_url, settings.broker_timeout)
         else:
             runner = ThreadRunner(
-                settings.job_threads, sweep_seconds=max(0.5, settings.job_lease_seconds / 4), compute=compute,
+                settings.job_threads, sweep_seconds=sweep_every(settings.job_lease_seconds), compute=compute,
             )
             dispatcher = runner
     job_rows = JobRows(engine)
@@ -109,6 +114,8 @@ def build_services(
     handlers = default_handlers(games, job_rows, dispatcher, compute)
     handlers[CLOCK] = ClockHandler(TurnClock(games.writer), MoveHandler(games, job_rows, dispatcher, compute))
     jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics, notifier)
+    if runner is not None:
+        notifications.bus.on_released(runner.adopt)  # jobs another process's runner released as it stopped
     broker = dispatcher if settings.broker_url and isinstance(dispatcher, Broker) else None
     return Services(
         settings, games, tables, Rematches(tables), hints, jobs, runner, engine, metrics, notifications, broker,

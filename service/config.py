@@ -14,7 +14,9 @@ traceback later.
 | PITCH_WORKERS / PITCH_THREADS | gunicorn processes / threads each for ``pitch serve`` | 1 / 8 |
 | PITCH_STATE_CACHE | games whose replayed state each process keeps in memory | 1000 |
 | PITCH_BROKER_URL | Celery broker for jobs (``redis://...`` or ``amqp://...``); unset: the server's own threads run them | unset |
-| PITCH_JOB_LEASE | seconds a job's runner holds it before another may take it up | 60 |
+| PITCH_JOB_LEASE | seconds a job's runner holds it between heartbeats (one every fifth of it) before another may take it up | 10 |
+| PITCH_BROKER_TIMEOUT | seconds any call to the broker may wait (connect, send, readiness ping) | 1 |
+| PITCH_BODY_TIMEOUT | seconds a request's body may take to arrive; a slower one is answered 408; less than PITCH_REQUEST_TIMEOUT | 5 (at most half the request timeout) |
 | PITCH_JOB_THREADS | threads running jobs inside the server when no broker is set | 2 |
 | PITCH_LOG_LEVEL | level of the JSON log lines (debug, info, warning, error) | info |
 | PITCH_WRITE_RATE / PITCH_WRITE_BURST | writes (POST) per second per client address, and the burst; 0: no limit | 20 / 60 |
@@ -45,6 +47,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 POSTGRES_SCHEMES = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
 SQLITE_SCHEMES = frozenset({"sqlite", "sqlite+pysqlite"})
 DEFAULT_MAX_BODY = 65536  # 64 KiB: ten times the largest hand record of any preset
+DEFAULT_BODY_TIMEOUT = 5.0  # seconds: 64 KiB arrive in well under a second on the slowest link served
 BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
 T = TypeVar("T", int, float)
 
@@ -84,7 +87,9 @@ class Settings:
     threads: int = 8
     state_cache: int = 1000
     broker_url: str | None = None
-    job_lease_seconds: float = 60.0
+    job_lease_seconds: float = 10.0
+    broker_timeout: float = 1.0
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
     job_threads: int = 2
     log_level: str = "info"
     limits: RateLimits = RateLimits()
@@ -124,7 +129,9 @@ class Settings:
             threads=read.number("PITCH_THREADS", 8, int, least=1),
             state_cache=read.number("PITCH_STATE_CACHE", 1000, int, least=0),
             broker_url=read.broker_url(),
-            job_lease_seconds=read.number("PITCH_JOB_LEASE", 60.0, float, least=0.5),
+            job_lease_seconds=read.number("PITCH_JOB_LEASE", 10.0, float, least=0.5),
+            broker_timeout=read.number("PITCH_BROKER_TIMEOUT", 1.0, float, least=0.05),
+            body_timeout=read.body_timeout(),
             job_threads=read.number("PITCH_JOB_THREADS", 2, int, least=1),
             log_level=read.choice("PITCH_LOG_LEVEL", "info", LOG_LEVELS),
             limits=RateLimits(
@@ -200,6 +207,17 @@ class _Reader:
                 "use sqlite:///path/to/pitch.db or postgresql://user@host/dbname"
             )
         return raw
+
+    def body_timeout(self) -> float:
+        request_timeout = self.number("PITCH_REQUEST_TIMEOUT", 30, int, least=1)
+        if self._raw("PITCH_BODY_TIMEOUT") is None:
+            return min(DEFAULT_BODY_TIMEOUT, request_timeout / 2)
+        seconds = self.number("PITCH_BODY_TIMEOUT", DEFAULT_BODY_TIMEOUT, float, least=0.05)
+        if seconds >= request_timeout:
+            raise SettingsError(
+                f"PITCH_BODY_TIMEOUT must be less than PITCH_REQUEST_TIMEOUT ({request_timeout} s), not {seconds:g}"
+            )
+        return seconds
 
     def heartbeat(self, name: str, default: float) -> float:
         seconds = self.number(name, default, float, least=0)

@@ -30,6 +30,7 @@ from celery.signals import (
 from service.bootstrap import Services, build_services
 from service.config import Settings
 from service.jobs.broker import RUN_JOB_TASK, CeleryDispatcher
+from service.jobs.runner import sweep_every
 from service.logs import configure_logging, json_line
 from service.metrics import PrometheusMetrics, serve_metrics
 from service.ports.events import StoreUnavailableError
@@ -52,7 +53,7 @@ class _Process:
             if self._services is None or self._pid != os.getpid():
                 assert self.settings.broker_url, "workers need PITCH_BROKER_URL"
                 metrics = PrometheusMetrics() if self.settings.worker_metrics_port is not None else None
-                self._services = build_services(self.settings, CeleryDispatcher(self.settings.broker_url), metrics)
+                self._services = build_services(self.settings, CeleryDispatcher(self.settings.broker_url, self.settings.broker_timeout), metrics)
                 self._pid = os.getpid()
             return self._services
 
@@ -90,7 +91,7 @@ def create_celery(settings: Settings) -> Celery:
     setup_logging.connect(_json_logs, weak=False)
     celeryd_after_setup.connect(_started, weak=False)
 
-    sweeper = _Sweeper(process, every=max(0.5, lease / 4))
+    sweeper = _Sweeper(process, every=sweep_every(lease))
     worker_ready.connect(sweeper.start, weak=False)
     # The Monte Carlo players' fast simulator is warmed in the main process before its pool
     # starts (worker_init), with no time limit: prefork children are forked from it with the

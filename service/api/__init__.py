@@ -46,6 +46,7 @@ Every error is `application/problem+json` (RFC 9457) with a stable `type`:
 /problems/version-conflict (409), /problems/game-not-finished (409), /problems/hand-not-finished (409),
 /problems/seat-taken (409),
 /problems/illegal-action (422), /problems/idempotency-key-reused (422),
+/problems/request-timeout (408: the body did not arrive in time; send the request again),
 /problems/body-too-large (413: the body is longer than the service takes, 64 KiB unless configured),
 /problems/uri-too-long (414), /problems/headers-too-large (431),
 /problems/rate-limited (429, with Retry-After), /problems/unavailable (503, with Retry-After),

@@ -6,7 +6,9 @@ it through ``serving()`` (or ``services()``), never through a string key of its 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Flask, current_app
 
@@ -29,6 +31,12 @@ class Serving:
 def keep(app: Flask, serving: Serving) -> None:
     """Keep ``serving`` in ``app`` for its routes."""
     app.extensions[_KEY] = serving
+
+
+def kept(extensions: Mapping[str, Any]) -> Serving | None:
+    """Return the ``Serving`` an app's ``extensions`` keep (None: not an app ``create_app`` built)."""
+    found = extensions.get(_KEY)
+    return found if isinstance(found, Serving) else None
 
 
 def serving() -> Serving:

@@ -5,7 +5,9 @@ With ``PITCH_METRICS_PORT`` set, the metrics are served on that port by gunicorn
 port shows none of them.
 
 ``/healthz`` (service/api/routes.py) says the process is alive; ``/readyz`` says it can
-serve: the database answers, and so does the broker when one is configured. A load
+serve: the database answers, and so does the broker when one is configured, each within
+its own bound (the broker's ping waits at most ``PITCH_BROKER_TIMEOUT``, and 2 s), so a
+hung broker makes a quick 503 that says why, never a request held to its timeout. A load
 balancer sends traffic only to ready processes; an orchestrator restarts unhealthy ones.
 """
 
@@ -26,13 +28,15 @@ ops = PitchBlueprint("ops", __name__, description="Readiness and metrics, for op
 log = logging.getLogger(__name__)
 
 READY_RETRY_AFTER = "5"
+BROKER_PING_SECONDS = 2.0
 
 
-def _check(name: str, probe: Any) -> str:
+def _check(name: str, probe: Any, reasons: list[str]) -> str:
     try:
         probe()
     except Exception as error:  # any failure of a probe means "not ready", never a 500
         log.warning("readiness: %s unreachable: %s", name, error)
+        reasons.append(f"the {name} cannot be reached ({error})")
         return "unreachable"
     return "ok"
 
@@ -45,15 +49,14 @@ class Ready(MethodView):
     def get(self) -> Any:
         """Tell whether this process can serve: the database answers, and the broker when one is set."""
         serving = services()
-        checks = {"database": _check("database", serving.games.store.ping)}
+        reasons: list[str] = []
+        checks = {"database": _check("database", serving.games.store.ping, reasons)}
         broker = serving.broker
         if broker is not None:
-            checks["broker"] = _check("broker", broker.ping)
-        down = [name for name, state in checks.items() if state != "ok"]
-        if down:
+            checks["broker"] = _check("broker", lambda: broker.ping(BROKER_PING_SECONDS), reasons)
+        if reasons:
             return problems.problem(
-                "unavailable", f"not ready: the {' and the '.join(down)} cannot be reached",
-                {"Retry-After": READY_RETRY_AFTER}, checks=checks,
+                "unavailable", f"not ready: {'; '.join(reasons)}", {"Retry-After": READY_RETRY_AFTER}, checks=checks,
             )
         return {"status": "ok", "checks": checks}
 

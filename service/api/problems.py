@@ -17,6 +17,7 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/seat-taken | 409 | a claim of a seat that is not open (any more) |
 | /problems/illegal-action | 422 | the rules do not allow that action now |
 | /problems/idempotency-key-reused | 422 | the Idempotency-Key was used for a different request |
+| /problems/request-timeout | 408 | the request's body did not arrive within PITCH_BODY_TIMEOUT (a client that stopped sending); send it again |
 | /problems/body-too-large | 413 | the request body is longer than the service takes (PITCH_MAX_BODY, ``max_bytes``) |
 | /problems/uri-too-long | 414 | the request line is longer than 4,094 bytes (gunicorn's limit, which the app keeps too) |
 | /problems/headers-too-large | 431 | more than 100 header fields, or one longer than 8,190 bytes (gunicorn's limits, kept by the app too) |
@@ -59,6 +60,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "seat-taken": (409, "Seat taken"),
     "illegal-action": (422, "Illegal action"),
     "idempotency-key-reused": (422, "Idempotency key reused"),
+    "request-timeout": (408, "Request timeout"),
     "body-too-large": (413, "Request body too large"),
     "uri-too-long": (414, "URI too long"),
     "headers-too-large": (431, "Request header fields too large"),
@@ -116,6 +118,8 @@ def http_problem(error: HTTPException) -> Response:
             "method-not-allowed", f"{request.path} does not take {request.method}",
             {"Allow": allowed} if allowed else None,
         )
+    if code == 408:
+        return problem("request-timeout", error.description or "the request's body did not arrive in time")
     if code == 413:
         limit = current_app.config.get("MAX_CONTENT_LENGTH")
         return problem(

@@ -15,7 +15,7 @@ from service.api.context import services
 from service.api.replay_schemas import ViewQuery
 from service.errors import InvalidRequestError, UnauthorizedError
 from service.games import ClockSettings, CreatedGame, GameService, NewGame
-from service.games.creation import seat_request
+from service.games.creation import MIN_CREATION_KEY, seat_request
 
 games = PitchBlueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
 meta = PitchBlueprint("meta", __name__, description="Rules, presets and health.")
@@ -26,6 +26,16 @@ IDEMPOTENCY_HEADER = {
     "name": "Idempotency-Key", "in": "header", "required": False,
     "description": "A key chosen by the client; a repeat of the same request with the same key returns the first answer.",
     "schema": {"type": "string", "minLength": 1, "maxLength": 200},
+}
+CREATION_KEY_HEADER = {
+    "name": "Idempotency-Key", "in": "header", "required": False,
+    "description": (
+        "A secret chosen by the client, 16 to 200 characters (a random UUID): the same request sent again with "
+        "the same key answers the game it created, with the same seat tokens and invites, instead of creating "
+        "another; another request with that key is a 422. The tokens are derived from the key, so keep it as "
+        "secret as them."
+    ),
+    "schema": {"type": "string", "minLength": MIN_CREATION_KEY, "maxLength": 200},
 }
 
 
@@ -62,18 +72,27 @@ def _as_dumped(payload: dict[str, Any], status: int, headers: dict[str, str] | N
 class Games(MethodView):
     @games.arguments(schemas.CreateGameRequest)
     @games.response(201, schemas.GameCreated, headers={"Location": LOCATION})
+    @games.doc(parameters=[CREATION_KEY_HEADER])
     @games.operation("createGame")
-    @games.problems(400, 413, 429, 503)
+    @games.problems(400, 413, 422, 429, 503)
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game and deal its first hand.
 
-        Returns each seat's bearer token; keep them, they are shown only once. A game with
-        open seats (`{"kind": "open"}`) waits (phase `waiting`) until they are claimed,
-        each with the `invite` this answer gives it instead of a token; `listed` puts it in
-        GET /v1/tables meanwhile, and `clock` sets a turn clock (docs/tables.md).
+        Returns each seat's bearer token; keep them, they are shown only once, except to a
+        repeat of the request under its `Idempotency-Key`: send one (a random UUID) and a
+        creation whose answer was lost (a 503, a cut connection) is safe to send again, it
+        answers the same game and tokens. A game with open seats (`{"kind": "open"}`) waits
+        (phase `waiting`) until they are claimed, each with the `invite` this answer gives it
+        instead of a token; `listed` puts it in GET /v1/tables meanwhile, and `clock` sets a
+        turn clock (docs/tables.md).
         """
         rules = body["rules"]
-        created = _create(rules["preset"], rules["options"], body["seats"], body["seed"], body["listed"], body["clock"])
+        key = request.headers.get("Idempotency-Key")
+        if key is not None and not 1 <= len(key) <= 200:
+            raise InvalidRequestError("Idempotency-Key must be 1 to 200 characters")
+        created = _create(
+            rules["preset"], rules["options"], body["seats"], body["seed"], body["listed"], body["clock"], key,
+        )
         payload = {
             "id": created.game_id, "version": created.version, "preset": created.preset,
             "rules": created.rules, "seats": created.seats, "table": created.table,
@@ -83,13 +102,15 @@ class Games(MethodView):
 
 def _create(
     preset: str, options: dict[str, Any], seats: list[dict[str, Any]], seed: str | None, listed: bool,
-    clock: dict[str, Any] | None,
+    clock: dict[str, Any] | None, key: str | None,
 ) -> CreatedGame:
-    """Create a game, at a table when it asks for one (service/games/creation.py)."""
+    """Create a game, at a table when it asks for one, once per idempotency key (service/games/creation.py)."""
     settings = None
     if clock is not None:
         settings = ClockSettings(clock["seconds"], clock["stand_in"]["level"], clock["handover_after"])
-    return _service().create(NewGame(preset, options, [seat_request(s) for s in seats], seed, listed, settings))
+    return _service().create(NewGame(
+        preset, options, [seat_request(s) for s in seats], seed, listed, settings, idempotency_key=key,
+    ))
 
 
 @games.route("/games/<game_id>")

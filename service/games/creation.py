@@ -10,31 +10,48 @@ of the game's first change (service/games/writer.py), with its secret.
 The seed is the server's (32 random bytes) unless the client gives one (``seed``, for
 reproducible deals); either way it is committed in GameStarted before any card is dealt
 (domain/fairness.py).
+
+A creation sent with an ``Idempotency-Key`` creates one game however often it is sent
+(a client retrying a lost answer): the game's id is derived from the key (``game_id_of``),
+so a repeat finds the game taken, and the first change stores a ``CreationKey`` row (the
+key's hash and the request's fingerprint, over the game's first events), so a repeat of
+the same request is answered as the first was (the same id, version, seats and table), and
+another request under that key is refused (IdempotencyKeyError). The seats' tokens and
+open seats' invites are derived from the key (service/games/tokens.py), so the repeat
+answers the same ones without the service keeping them anywhere: the key is the client's
+secret, as strong as the tokens it stands for, and must hold at least
+``MIN_CREATION_KEY`` characters (a UUID is 36).
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from domain.state import GameState
 from domain.dealing import start_game
 from domain.events import Event, SeatSpec
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from domain.rules import Rules
 from domain.tables import COMPUTER, HUMAN, OPEN, open_table, table_view
-from service.errors import InvalidRequestError
+from service.errors import IdempotencyKeyError, InvalidRequestError
 from service.games.outbox import DEFAULT_COMPUTER_LEVEL
-from service.games.tokens import hash_token, new_token
+from service.games.state_cache import fold
+from service.games.tokens import derived_token, hash_token, new_token
 from service.games.writer import Writer
-from service.ports.events import Row, SeatRecord
+from service.hashing import canonical_json
+from service.ports.events import CreationKey, GameExistsError, IdempotencyKeyReusedError, Row, SeatRecord
 from service.ports.tables import Invite
 
 SEAT_KINDS = (HUMAN, COMPUTER, OPEN)
 AI_LEVELS = (1, 2, 3, 4, 5, 6)
+MIN_CREATION_KEY = 16
+_GAME_IDS = uuid.UUID("1c0b4a52-7d0e-4bde-9a57-2f3b8c1e6d90")  # the namespace of ids derived from creation keys
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +85,7 @@ class NewGame:
     rematch_of: str = ""
     game_id: str | None = None
     invites: Mapping[int, str] = field(default_factory=dict)  # open seats' invite hashes decided by the caller
+    idempotency_key: str | None = None  # the client's: one game however often the request is sent
 
     @property
     def at_table(self) -> bool:
@@ -88,11 +106,21 @@ class CreatedGame:
 
 
 def create_game(writer: Writer, request: NewGame) -> CreatedGame:
-    """Start a game with these rules and seats; deal its first hand unless a seat waits for its player."""
+    """Start a game with these rules and seats; deal its first hand unless a seat waits for its player.
+
+    Under an idempotency key, a repeat of the request answers the game it created; another
+    request under the key raises IdempotencyKeyError.
+    """
     specs = [seat_spec(i, seat) for i, seat in enumerate(request.seats)]
     rules = resolve_rules(request.preset, request.options)
     if len(specs) != rules.players:
         raise InvalidRequestError(f"these rules seat {rules.players} players, but {len(specs)} seats were given")
+    key = request.idempotency_key
+    if key is not None and len(key) < MIN_CREATION_KEY:
+        raise InvalidRequestError(
+            f"an Idempotency-Key for a new game is a secret (its seats' tokens are derived from it): send at least "
+            f"{MIN_CREATION_KEY} random characters, such as a UUID"
+        )
     if request.seed is None:
         secret, source_kind = secrets.token_bytes(32), "server"
     else:
@@ -113,19 +141,65 @@ def create_game(writer: Writer, request: NewGame) -> CreatedGame:
         )
         open_seats, invite_only = opened.open_seats, opened.invite_only
         events = [started, opened] if open_seats else [started, opened, dealt]
-    game_id = request.game_id or str(uuid.uuid4())
-    tokens = {i: new_token() for i, s in enumerate(specs) if s.kind != OPEN}
-    shown = {i: new_token() for i in open_seats if i not in request.invites}
+    game_id = request.game_id or (str(uuid.uuid4()) if key is None else game_id_of(key))
+    tokens = {i: _token(key, game_id, "seat", i) for i, s in enumerate(specs) if s.kind != OPEN}
+    shown = {i: _token(key, game_id, "invite", i) for i in open_seats if i not in request.invites}
     hashed = {**{i: hash_token(t) for i, t in shown.items()}, **request.invites}
     rows: list[Row] = [SeatRecord(i, hash_token(t), specs[i].kind, specs[i].level) for i, t in tokens.items()]
     rows += [Invite(i, h) for i, h in sorted(hashed.items())]
-    written = writer.create(game_id, deals, events, rows)
+    if key is not None:
+        rows.append(CreationKey(creation_key(key), fingerprint(request), len(events)))
+    try:
+        written = writer.create(game_id, deals, events, rows)
+        version, state = written.version, written.state
+    except GameExistsError:
+        if key is None:
+            raise
+        version, state = _created_before(writer, game_id, key, request)
     return CreatedGame(
-        game_id=game_id, version=written.version, preset=request.preset, rules=rules.to_dict(),
+        game_id=game_id, version=version, preset=request.preset, rules=rules.to_dict(),
         seats=[_seat_created(i, spec, rules, tokens.get(i), shown.get(i), i in invite_only)
                for i, spec in enumerate(specs)],
-        table=table_view(written.state) if request.at_table else None,
+        table=table_view(state) if request.at_table else None,
     )
+
+
+def _token(key: str | None, game_id: str, purpose: str, seat: int) -> str:
+    """Return a new seat's token or open seat's invite: random, or derived from the creation's key."""
+    return new_token() if key is None else derived_token(key, game_id, purpose, str(seat))
+
+
+def _created_before(writer: Writer, game_id: str, key: str, request: NewGame) -> tuple[int, GameState]:
+    """Return the version and state a game created under ``key`` had once created, if ``request`` created it."""
+    try:
+        first = writer.store.replayed(game_id, creation_key(key), fingerprint(request))
+    except IdempotencyKeyReusedError:
+        first = None
+    if first is None:
+        raise IdempotencyKeyError("this Idempotency-Key was already used to create a different game") from None
+    writer.metrics.idempotent_replay()
+    return first.events[-1].version, fold(list(first.events))
+
+
+def game_id_of(key: str) -> str:
+    """Return the id of the game created under the client's idempotency ``key``."""
+    return str(uuid.uuid5(_GAME_IDS, key))
+
+
+def creation_key(key: str) -> str:
+    """Return how a creation's idempotency key is stored: a hash, since the seats' tokens derive from the key."""
+    return "create:" + hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def fingerprint(request: NewGame) -> str:
+    """Return the fingerprint of a creation request: what the client asked for, canonically."""
+    asked = {
+        "preset": request.preset, "options": dict(request.options), "seed": request.seed, "listed": request.listed,
+        "seats": [{"kind": s.kind, "level": s.level, "invite_only": s.invite_only} for s in request.seats],
+        "clock": None if request.clock is None else
+        {"seconds": request.clock.seconds, "level": request.clock.level, "handover_after": request.clock.handover_after},
+    }
+    return hashlib.sha256(canonical_json(asked).encode("utf-8")).hexdigest()
 
 
 def seat_spec(index: int, seat: SeatRequest) -> SeatSpec:

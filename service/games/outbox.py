@@ -22,7 +22,7 @@ from typing import Any
 
 from domain.state import GameState
 from domain.tables import stand_in_due
-from service.ports.jobs import CLOCK, MOVE, Dispatcher, JobRequest
+from service.ports.jobs import CLOCK, MOVE, BrokerUnavailableError, Dispatcher, JobRequest
 
 log = logging.getLogger(__name__)
 
@@ -60,14 +60,23 @@ def with_request(jobs: tuple[JobRequest, ...], extra: Mapping[str, Any]) -> tupl
 
 
 def send_jobs(dispatcher: Dispatcher | None, job_ids: Iterable[str]) -> list[str]:
-    """Send stored jobs to ``dispatcher``; return the ids sent. One that cannot be sent waits in its row for the sweep."""
+    """Send stored jobs to ``dispatcher``; return the ids sent. One that cannot be sent waits in its row for the sweep.
+
+    When the broker cannot take one, the rest are not tried (each would wait for it again):
+    one warning says how many wait for the sweep.
+    """
     sent: list[str] = []
     if dispatcher is None:
         return sent
-    for job_id in job_ids:
+    waiting = list(job_ids)
+    for i, job_id in enumerate(waiting):
         try:
             dispatcher.dispatch(job_id)
-        except Exception:  # the row is stored, and committed: the sweep sends it again
+        except BrokerUnavailableError as error:  # the rows are stored, and committed: the sweep sends them again
+            log.warning("could not send %d job(s); the sweep will send them again: %s", len(waiting) - i, error,
+                        extra={"jobs": waiting[i:]})
+            break
+        except Exception:  # as above, but unforeseen: with its traceback
             log.exception("could not dispatch job %s; the sweep will send it again", job_id)
         else:
             sent.append(job_id)

@@ -4,8 +4,11 @@
 - A job whose runner died is claimed again once its lease has expired (``sweep`` finds
   it and sends it again); after 3 attempts it is failed, so a job that kills its runner
   does not kill them all.
-- While a job runs, a heartbeat renews its lease every third of the lease, so a long
-  computation keeps it and a dead runner loses it within one lease.
+- While a job runs, a heartbeat renews its lease every fifth of the lease (2 s of the
+  default 10 s), so a long computation keeps it through a slow renewal or two, and a dead
+  runner loses it within one lease: its job is taken up again by the next sweep after
+  that (``sweep_every``: a quarter of the lease). A runner that stops gracefully releases
+  its jobs instead (service/jobs/threads.py), and they are taken up at once.
 - A job taken up after its game moved past the version it was asked for ends
   ``superseded``; its handler then sees that the game is not left waiting.
 - When a job has ended, the runner tells the notifier (service/ports/notify.py), which
@@ -40,6 +43,13 @@ from service.ports.jobs import DONE, FAILED, SUPERSEDED, DelayingDispatcher, Dis
 from service.ports.notify import NoNotifier, Notifier
 
 log = logging.getLogger(__name__)
+
+HEARTBEATS_PER_LEASE = 5
+
+
+def sweep_every(lease_seconds: float) -> float:
+    """Return the seconds between two sweeps of a runner: a quarter of the lease (half a second at least)."""
+    return max(0.5, lease_seconds / 4)
 
 
 class JobRunner:
@@ -122,7 +132,7 @@ class JobRunner:
         return ended
 
     def _heartbeat(self, job_id: str, holder: str, stop: threading.Event) -> None:
-        while not stop.wait(self.lease_seconds / 3):
+        while not stop.wait(self.lease_seconds / HEARTBEATS_PER_LEASE):
             try:
                 if not self.rows.renew(job_id, holder, self.lease_seconds):
                     return

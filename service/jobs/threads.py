@@ -8,7 +8,16 @@ clock) waits on an in-memory timer until it is due, then is run by a thread of i
 (so that a queue of computers' moves never holds a clock back); a starting
 runner sets a timer for every job due later that is stored (one query), so a clock fires
 on time after a restart, and the sweep sends any that is overdue (a timer lost with its
-process). The jobs' lifecycle is the same as under Celery; only the transport differs. Starting also warms the Monte Carlo
+process). The jobs' lifecycle is the same as under Celery; only the transport differs.
+
+A runner that stops (its server worker recycled after ``PITCH_MAX_REQUESTS`` requests,
+reloaded by HUP, stopped by SIGTERM: service/server/hooks.py) takes no new job, gives the
+jobs it is running a moment (``STOP_GRACE``) to end, and releases the rest at once: the
+ones still running and the ones waiting in its queue (service/store/job_rows.py
+``release``), as well as any sent to it after it stopped, and says so through the
+notifier: the other processes' runners, told through their bus (``adopt``), queue them at
+once (on PostgreSQL or Redis; on the SQLite file their next sweep sends them), instead of
+after a lease. Starting also warms the Monte Carlo
 players' fast simulator in a background thread: the entry points compile it into numba's
 cache before the server's processes start (service/jobs/warm.py), so each process loads
 it in about a second and the first computer move does not wait for the compiler. Under
@@ -25,12 +34,15 @@ import queue
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 
 from service.jobs.offload import Compute, run_here
 from service.jobs.runner import JobRunner
 from service.jobs.warm import warm_fast_simulator
 
 log = logging.getLogger(__name__)
+
+STOP_GRACE = 2.0  # seconds a stopping runner waits for the jobs it runs before it releases them
 
 
 class ThreadRunner:
@@ -50,10 +62,21 @@ class ThreadRunner:
         # Jobs wait for the kernels: a job calling a kernel while the warm-up loads it could hang
         # on numba's compiler lock, which gevent's patch makes a lock of greenlets, not threads.
         self._warmed = threading.Event()
+        self._held: dict[str, tuple[str, str]] = {}  # thread name: (job id, holder) of the job it runs
 
     def dispatch(self, job_id: str) -> None:
-        """Queue the job for a background thread."""
+        """Queue the job for a background thread (release it at once when the runner has stopped)."""
+        if self._stop.is_set():
+            self._release([], [job_id])
+            return
         self._queue.put(job_id)
+
+    def adopt(self, job_ids: Sequence[str]) -> None:
+        """Queue jobs another runner released (told by the bus), unless this one has stopped or not started."""
+        if self.jobs is None or self._stop.is_set():
+            return
+        for job_id in job_ids:
+            self._queue.put(job_id)
 
     def dispatch_after(self, job_id: str, seconds: float) -> None:
         """Queue the job for a background thread ``seconds`` from now."""
@@ -83,16 +106,40 @@ class ThreadRunner:
         except Exception:  # the database is not reachable yet: the sweep sends them once they are overdue
             log.exception("could not read the jobs due later; the sweep will send them when they are due")
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """Stop the threads once their current job is done."""
+    def stop(self, grace: float = STOP_GRACE) -> None:
+        """Take no more jobs, wait up to ``grace`` seconds for the ones running, then release every job still held
+        or queued here, so that other runners take them up at once."""
+        first = not self._stop.is_set()
         self._stop.set()
-        with self._timed:
-            self._timed.notify()
-        for _ in range(self._threads):
+        if first:
+            with self._timed:
+                self._timed.notify()
+            for _ in range(self._threads):
+                self._queue.put(None)
+            self._due.put(None)
+        deadline = time.monotonic() + grace
+        for thread in self._workers:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        unclaimed = [job for q in (self._queue, self._due) for job in _drain(q)]
+        for _ in range(self._threads):  # the stop markers again, for threads still running a job
             self._queue.put(None)
         self._due.put(None)
-        for thread in self._workers:
-            thread.join(timeout)
+        self._release(list(self._held.values()), unclaimed)
+
+    def _release(self, held: list[tuple[str, str]], unclaimed: list[str]) -> None:
+        if self.jobs is None or not (held or unclaimed):
+            return
+        try:
+            self.jobs.rows.release(held, unclaimed)
+        except Exception:  # the database is out of reach: the leases expire, and the sweep sends the rest
+            log.exception("could not release the jobs of a stopping runner; they are taken up after their lease")
+            return
+        released = [job for job, _ in held] + unclaimed
+        log.info("released %d job(s) of a stopping runner", len(released), extra={"released": released})
+        try:
+            self.jobs.notifier.jobs_released(released)
+        except Exception:  # the other runners' sweeps find them
+            log.exception("could not announce the released jobs; the other runners' sweeps will find them")
 
     def _work(self) -> None:
         self._serve(self._queue)
@@ -110,14 +157,22 @@ class ThreadRunner:
         assert self.jobs is not None
         self._warmed.wait()
         holder = f"thread:{os.getpid()}:{threading.current_thread().name}"
-        while not self._stop.is_set():
+        name = threading.current_thread().name
+        while True:
             job_id = jobs.get()
             if job_id is None:
                 return
+            if self._stop.is_set():  # stopping: the job is released, not run
+                self._release([], [job_id])
+                continue
+            lease = f"{holder}:{uuid.uuid4().hex[:8]}"
+            self._held[name] = (job_id, lease)
             try:
-                self.jobs.run(job_id, f"{holder}:{uuid.uuid4().hex[:8]}")
+                self.jobs.run(job_id, lease)
             except Exception:  # the outermost guard of a background thread
                 log.exception("job %s could not be run; the sweep will try again", job_id)
+            finally:
+                self._held.pop(name, None)
 
     def _time(self) -> None:
         """Move each timed job to the queue when it is due."""
@@ -135,3 +190,15 @@ class ThreadRunner:
                 self.jobs.sweep()
             except Exception:
                 log.exception("the job sweep failed; trying again in %s s", self._sweep_seconds)
+
+
+def _drain(jobs: queue.Queue[str | None]) -> list[str]:
+    """Return the job ids left in ``jobs`` (not its stop markers), emptying it."""
+    left: list[str] = []
+    while True:
+        try:
+            job_id = jobs.get_nowait()
+        except queue.Empty:
+            return left
+        if job_id is not None:
+            left.append(job_id)

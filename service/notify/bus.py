@@ -5,13 +5,14 @@ that ended here wakes this process's streams at once, before any round trip) and
 ``Wakeups`` the readers subscribe to, into which the listeners of other processes'
 notifications deliver too (service/notify/postgres.py, redis_pubsub.py, poll.py). ``Broadcast``
 sends each notification to several notifiers: this bus and the one that reaches the other
-processes.
+processes. Released jobs go to the bus's own subscribers (``on_released``: the process's job
+threads, service/jobs/threads.py), not to the readers.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from service.ports.notify import Notifier, WakeupListener
 
@@ -21,6 +22,7 @@ class LocalBus:
 
     def __init__(self) -> None:
         self._listeners: tuple[WakeupListener, ...] = ()
+        self._takers: tuple[Callable[[Sequence[str]], None], ...] = ()
         self._lock = threading.Lock()
 
     def subscribe(self, listener: WakeupListener) -> Callable[[], None]:
@@ -44,6 +46,16 @@ class LocalBus:
         for listener in self._listeners:
             listener.job_finished(job_id)
 
+    def on_released(self, taker: Callable[[Sequence[str]], None]) -> None:
+        """Hand ``taker`` the ids of every job released from now on (here or in another process)."""
+        with self._lock:
+            self._takers = (*self._takers, taker)
+
+    def jobs_released(self, job_ids: Sequence[str]) -> None:
+        """Hand the released jobs to the takers."""
+        for taker in self._takers:
+            taker(job_ids)
+
     def missed(self) -> None:
         """Tell the listeners that wake-ups may have been lost, so that they look at everything again."""
         for listener in self._listeners:
@@ -65,3 +77,8 @@ class Broadcast:
         """Tell every notifier that job ``job_id`` ended."""
         for notifier in self._notifiers:
             notifier.job_finished(job_id)
+
+    def jobs_released(self, job_ids: Sequence[str]) -> None:
+        """Tell every notifier that these jobs were released."""
+        for notifier in self._notifiers:
+            notifier.jobs_released(job_ids)

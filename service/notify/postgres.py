@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
 from typing import Final
 
 import psycopg
@@ -23,7 +24,7 @@ from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
 from service.notify.bus import LocalBus
-from service.notify.wire import CHANNELS, EVENTS_CHANNEL, JOBS_CHANNEL, appended_payload, deliver
+from service.notify.wire import CHANNELS, EVENTS_CHANNEL, JOBS_CHANNEL, appended_payload, deliver, released_payload
 from service.ports.events import StoreUnavailableError
 from service.store import postgres_sql
 from service.store.translate import unavailable_as_store_error
@@ -48,6 +49,11 @@ class PostgresNotifier:
     def job_finished(self, job_id: str) -> None:
         """NOTIFY ``pitch_jobs`` that job ``job_id`` ended."""
         self._send(JOBS_CHANNEL, job_id)
+
+    def jobs_released(self, job_ids: Sequence[str]) -> None:
+        """NOTIFY ``pitch_jobs`` that each of these jobs was released."""
+        for job_id in job_ids:
+            self._send(JOBS_CHANNEL, released_payload(job_id))
 
     def _send(self, channel: str, payload: str) -> None:
         try:

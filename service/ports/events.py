@@ -91,9 +91,19 @@ class SeatRecord:
     level: int | None
 
 
-Row = SeatRecord | Invite | Listing | ListingChange
+@dataclass(frozen=True, slots=True)
+class CreationKey:
+    """The idempotency key a new game was created under (stored as ``key``, a hash of the client's), with the
+    fingerprint of the request, covering the game's first ``versions`` events: a repeat answers them again."""
+
+    key: str
+    fingerprint: str
+    versions: int
+
+
+Row = SeatRecord | Invite | Listing | ListingChange | CreationKey
 """A row stored beside the log in a change's transaction: a seat's token hash (a new game's seats, a
-claimed seat), an open seat's invite, a listed table, or the listing's change."""
+claimed seat), an open seat's invite, a listed table, the listing's change, or a new game's creation key."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,15 @@ A job is a row (``service.store.job_rows``); the message that asks a runner to r
 carries only its id (docs/architecture.md "Jobs"). The row moves through these states::
 
     pending ──claim──▶ running ──▶ done | superseded | failed
-                          │ lease expired: claimed again (attempts + 1), at most 3 times,
-                          └─────────────── then failed ("set aside")
+       ▲                  │ lease expired: claimed again (attempts + 1), at most 3 times,
+       │                  │                then failed ("set aside")
+       └──── released ────┘ its runner stopped gracefully: pending again, the attempt given back
+
+A runner holds a job under a short lease that its heartbeat renews (service/jobs/runner.py),
+so a job whose runner died is taken up again within about a lease; a runner that stops
+gracefully (a server worker recycled or reloaded, a stopping process) releases what it
+holds and what it was sent but had not claimed, and the next sweep of any runner sends
+those at once.
 
 The jobs a change of a game calls for are a transactional outbox: the use case asks
 ``jobs_needed`` (service/games/outbox.py) which jobs the new state needs, the event store
@@ -21,7 +28,7 @@ overdue, so a clock fires after a restart too (docs/tables.md).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
@@ -121,7 +128,13 @@ class JobRepository(Protocol):
         ...
 
     def due(self, pending_after_seconds: float) -> list[str]:
-        """Return the jobs to send again (expired leases, long-pending or overdue jobs); fail those out of attempts."""
+        """Return the jobs to send again (expired leases, released, long-pending or overdue jobs); fail those out of
+        attempts."""
+        ...
+
+    def release(self, held: Sequence[tuple[str, str]], unclaimed: Sequence[str]) -> None:
+        """Hand jobs back at once: the ``(job id, holder)`` leases a stopping runner holds (their attempt given back),
+        and the pending jobs it was sent but did not claim; the next sweep sends them."""
         ...
 
     def scheduled(self) -> list[tuple[str, float]]:
@@ -137,11 +150,15 @@ class JobRepository(Protocol):
         ...
 
 
+class BrokerUnavailableError(Exception):
+    """The broker did not take a message, or answer a ping, in time: a job's row stays pending for the sweep."""
+
+
 class Dispatcher(Protocol):
     """Sends a job's id to whatever runs jobs: Celery workers, or the server's own threads."""
 
     def dispatch(self, job_id: str) -> None:
-        """Ask for the job to be run (at least once)."""
+        """Ask for the job to be run (at least once); BrokerUnavailableError when it cannot be sent now."""
         ...
 
 
@@ -150,7 +167,7 @@ class Broker(Dispatcher, Protocol):
     """A dispatcher through a message broker, which a readiness check can ping."""
 
     def ping(self, timeout: float = 2.0) -> None:
-        """Raise when the broker cannot be reached within ``timeout`` seconds."""
+        """Raise BrokerUnavailableError, saying why, when the broker does not answer within ``timeout`` seconds."""
         ...
 
 

@@ -1,4 +1,5 @@
-"""Wake-ups for live streams and waiting readers: "a game's log grew", "a job ended".
+"""Wake-ups for live streams, waiting readers and job runners: "a game's log grew", "a job ended",
+"jobs were released".
 
 The event store and the job rows are the truth; a notification only tells the processes
 that serve streams (service/streams) and long-polls (service/hints/service.py) to look again.
@@ -6,7 +7,9 @@ One may arrive twice, late, or never: a stream re-reads the store on its heartbe
 long-poll re-reads its job row every fraction of a second, so a lost one only delays.
 
 - ``Notifier``: what a use case calls after its transaction commits (GameService after an
-  append, the job runner after a job ends). Adapters (service/notify): this process's own
+  append, the job runner after a job ends, a stopping runner after it released its jobs,
+  so that the runners of the other processes take them up at once instead of at their
+  next sweep). Adapters (service/notify): this process's own
   bus, PostgreSQL NOTIFY, Redis PUBLISH, or several at once.
 - ``Wakeups``: what a process's readers subscribe to. The bus implements it; the
   listeners (PostgreSQL LISTEN, Redis SUBSCRIBE, the SQLite poll of the newest position)
@@ -15,7 +18,7 @@ long-poll re-reads its job row every fraction of a second, so a lost one only de
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 
@@ -28,6 +31,10 @@ class Notifier(Protocol):
 
     def job_finished(self, job_id: str) -> None:
         """Say that job ``job_id`` is no longer pending or running."""
+        ...
+
+    def jobs_released(self, job_ids: Sequence[str]) -> None:
+        """Say that a runner that stopped handed these jobs back: pending, for any runner to take up now."""
         ...
 
 
@@ -62,4 +69,7 @@ class NoNotifier:
         """Tell nobody."""
 
     def job_finished(self, job_id: str) -> None:
+        """Tell nobody."""
+
+    def jobs_released(self, job_ids: Sequence[str]) -> None:
         """Tell nobody."""

@@ -9,8 +9,10 @@ of the live streams when a worker stops.
 - ``when_ready``: with ``PITCH_METRICS_PORT`` set, the master serves ``/metrics`` on that
   port (every worker's values added up from ``PROMETHEUS_MULTIPROC_DIR``, the open jobs
   read from the database at each scrape), and the API's own port does not.
-- ``post_fork``: a worker closes its copy of the master's metrics socket.
-- ``child_exit``: prometheus-client forgets a dead worker's live gauges.
+- ``post_fork``: a worker closes its copy of the master's metrics socket, and takes the
+  deadline of a request's body (service/server/worker.py).
+- ``child_exit``: prometheus-client forgets a dead worker's live gauges; ``on_exit``: the
+  master removes the file its workers kept their recycling turns in.
 - The app logs one line per request itself (service/api/observe.py), with its request id.
   gunicorn counts its access log as enabled whenever a ``logconfig_dict`` is given, and then
   formats every request's access atoms for a logger that discards them: a few per cent of
@@ -30,6 +32,10 @@ of the live streams when a worker stops.
   that ends the worker's streams as soon as it is told to stop: their clients reconnect
   (an EventSource by itself, after the ``retry`` the stream gave) and resume with
   Last-Event-ID on another worker, while the requests in flight finish as before.
+- A worker told to stop (recycled after ``max_requests``, a HUP reload, SIGTERM) also
+  stops its job threads then: they take no new job, give the running ones a moment, and
+  release the rest, which the other workers take up at once instead of after a
+  lease (service/jobs/threads.py); ``worker_exit`` releases what was sent to it since.
 """
 
 from __future__ import annotations
@@ -96,10 +102,16 @@ def when_ready(settings: Settings) -> Callable[[Any], None]:
     return hook
 
 
-def post_fork(_server: Any, _worker: Any) -> None:
-    """Close, in a new worker, its copy of the master's metrics socket."""
-    for server in _metrics_servers:
-        server.socket.close()
+def post_fork(settings: Settings) -> Callable[[Any, Any], None]:
+    """Return the hook that closes, in a new worker, its copy of the master's metrics socket, and hands the worker
+    the deadline of a request's body (``PITCH_BODY_TIMEOUT``)."""
+
+    def hook(_server: Any, worker: Any) -> None:
+        for server in _metrics_servers:
+            server.socket.close()
+        worker.body_timeout = settings.body_timeout
+
+    return hook
 
 
 def child_exit(_server: Any, worker: Any) -> None:
@@ -110,17 +122,39 @@ def child_exit(_server: Any, worker: Any) -> None:
         multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
+def _serving(worker: Any) -> Any:
+    """Return what the worker's app serves with (service/api/context.py), or None for another app."""
+    from service.api.context import kept
+
+    return kept(getattr(worker.wsgi, "extensions", {}))
+
+
+def on_exit(server: Any) -> None:
+    """Remove the file of the workers' recycling turns as the master exits (service/server/worker.py)."""
+    from service.server.worker import recycling_turns_path
+
+    recycling_turns_path(server.cfg.worker_tmp_dir, os.getpid()).unlink(missing_ok=True)
+
+
 def post_worker_init(worker: Any) -> None:
-    """Freeze what the worker has built for the garbage collector; watch the worker, and end its live streams
-    once it is told to stop (gunicorn's hook)."""
+    """Freeze what the worker has built for the garbage collector; watch the worker, and once it is told to stop
+    end its live streams and release its jobs (gunicorn's hook)."""
     gc.freeze()
-    hub = getattr(worker.wsgi, "extensions", {}).get("pitch_streams")
-    if hub is None:
+    serving = _serving(worker)
+    if serving is None:
         return
 
     def watch() -> None:
         while worker.alive:
             time.sleep(WATCH_SECONDS)
-        hub.close()
+        serving.streams.close()
+        serving.services.stop_runner()
 
-    threading.Thread(target=watch, name="pitch-streams-watch", daemon=True).start()
+    threading.Thread(target=watch, name="pitch-worker-watch", daemon=True).start()
+
+
+def worker_exit(_server: Any, worker: Any) -> None:
+    """Release, as the worker exits, the jobs sent to its job threads since they stopped (gunicorn's hook)."""
+    serving = _serving(worker)
+    if serving is not None:
+        serving.services.stop_runner()

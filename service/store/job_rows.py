@@ -11,6 +11,11 @@ job, whatever fails after the commit. At most one move job exists per game and v
 - A job whose runner died is claimed again once its lease has expired; after
   ``MAX_ATTEMPTS`` attempts it is failed ("set aside"), so a job that kills its runner
   does not kill them all.
+- A runner that stops gracefully releases its jobs: a job it holds is pending again with
+  its attempt given back, and a job it was sent but never claimed stays pending; both are
+  marked released by the moment their lease ended (``lease_expires_at`` on a pending row,
+  which a claim overwrites), and the sweep sends a released job at once instead of after
+  the long-pending delay.
 - A job due later (``not_before``, migration 0004: a turn clock) is not claimed before
   its time. Its due time is the stamp of the transaction that stored it plus the
   request's delay, the stamp its events were recorded with. The sweep's one query finds
@@ -163,9 +168,29 @@ class JobRows:
                 error=error, lease_holder=None, lease_expires_at=None, updated_at=self.now(),
             )).rowcount)
 
+    def release(self, held: Sequence[tuple[str, str]], unclaimed: Sequence[str]) -> None:
+        """Hand jobs back: each ``(job id, holder)`` lease still held is ended, the job pending again with its
+        attempt given back; each pending job in ``unclaimed`` is marked released. The sweep sends both at once."""
+        if not held and not unclaimed:
+            return
+        now = self.now()
+        c = jobs_table.c
+        with self._write(durable=False) as conn:
+            for job_id, holder in held:
+                conn.execute(sa.update(jobs_table).where(
+                    c.id == job_id, c.lease_holder == holder, c.state == RUNNING,
+                ).values(
+                    state=PENDING, attempts=sa.case((c.attempts > 0, c.attempts - 1), else_=0),
+                    lease_holder=None, lease_expires_at=now, updated_at=now,
+                ))
+            if unclaimed:
+                conn.execute(sa.update(jobs_table).where(
+                    c.id.in_(list(unclaimed)), c.state == PENDING,
+                ).values(lease_expires_at=now))
+
     def due(self, pending_after_seconds: float, overdue_after_seconds: float = 1.0) -> list[str]:
-        """Return the jobs to send again: expired leases, jobs pending longer than the delay, and jobs
-        due later that are overdue by ``overdue_after_seconds`` (their timer was lost, in a restart say).
+        """Return the jobs to send again: expired leases, released jobs, jobs pending longer than the delay, and
+        jobs due later that are overdue by ``overdue_after_seconds`` (their timer was lost, in a restart say).
 
         Jobs whose last attempt's lease expired are failed here instead.
         """
@@ -178,6 +203,8 @@ class JobRows:
             self._set_aside(conn, now)
             rows: Sequence[Any] = conn.execute(sa.select(c.id).where(sa.or_(
                 sa.and_(c.state == RUNNING, c.lease_expires_at < now),
+                sa.and_(c.state == PENDING, c.lease_expires_at.is_not(None),
+                        sa.or_(c.not_before.is_(None), c.not_before <= now)),
                 sa.and_(c.state == PENDING, c.not_before.is_(None), c.updated_at < stale),
                 sa.and_(c.state == PENDING, c.not_before < overdue),
             )).order_by(c.created_at)).scalars().all()

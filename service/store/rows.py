@@ -1,8 +1,10 @@
-"""The rows a change stores beside its events: seats' token hashes, invites, the listing.
+"""The rows a change stores beside its events: seats' token hashes, invites, the listing, creation keys.
 
 A ``Change`` (service/ports/events.py) carries, besides its events and jobs, the rows that
 must not be in an event: a seat's token hash (a new game's seats, a claimed seat), an open
-seat's invite hash, a listed table and the listing's change. ``write_rows`` writes each in
+seat's invite hash, a listed table and the listing's change, and the idempotency key a
+new game was created under (a row of ``idempotency_keys`` covering its first events, so
+that a repeat of the creation is answered as a repeated action is). ``write_rows`` writes each in
 the transaction that stores the events (the recorder hands it that transaction's
 connection and stamp), so they commit with the events they belong to, or not at all.
 
@@ -19,10 +21,10 @@ from dataclasses import asdict
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from service.ports.events import Row, SeatRecord
+from service.ports.events import CreationKey, Row, SeatRecord
 from service.ports.tables import Invite, Listing, ListingChange
 from service.store.listings import change_listing, insert_listing
-from service.store.schema import invites_table, seats_table
+from service.store.schema import idempotency_keys_table, invites_table, seats_table
 
 
 def write_rows(conn: Connection, game_id: str, rows: Sequence[Row], now: str) -> None:
@@ -36,7 +38,12 @@ def write_rows(conn: Connection, game_id: str, rows: Sequence[Row], now: str) ->
             {"game_id": game_id, "seat": i.seat, "invite_hash": i.invite_hash, "created_at": now} for i in invites
         ])
     for row in rows:
-        if isinstance(row, Listing):
+        if isinstance(row, CreationKey):
+            conn.execute(sa.insert(idempotency_keys_table).values(
+                game_id=game_id, key=row.key, fingerprint=row.fingerprint, first_version=1,
+                last_version=row.versions, created_at=now,
+            ))
+        elif isinstance(row, Listing):
             insert_listing(conn, row, now)
         elif isinstance(row, ListingChange):
             change_listing(conn, game_id, row)

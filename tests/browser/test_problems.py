@@ -87,3 +87,29 @@ def test_a_stale_table_refreshes_itself(page: Any, server: str, api: Api, first_
     page.wait_for_function("() => [...document.querySelectorAll('.log li')].some(li => li.textContent === 'You pass.')", timeout=15_000)
     page.wait_for_selector(".seat-mine .bid-pass")
     assert page.query_selector(".bid-box") is None
+
+
+def test_a_new_game_whose_answer_was_lost_is_sent_again_and_created_once(page: Any, server: str) -> None:
+    """The service stored the game but its answer was lost (a 503 instead): the page sends the creation again
+    under the same Idempotency-Key and opens the game the first request created, not a second one."""
+    page.goto(server + "/")
+    page.wait_for_selector("#start-game")
+    keys: list[str | None] = []
+    stored: list[str] = []
+
+    def answer(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        keys.append(route.request.headers.get("idempotency-key"))
+        if len(keys) == 1:
+            stored.append(route.fetch().json()["id"])  # the service creates the game...
+            route.fulfill(**_problem("unavailable", 503, "the game store cannot be reached; retry shortly"))
+        else:
+            route.continue_()
+
+    page.route("**/v1/games", answer)
+    page.click("#start-game")
+    page.wait_for_url("**/#/game/*")
+    assert len(keys) == 2 and keys[0] == keys[1] and keys[0]
+    assert page.url.split("#/game/")[1].split("?")[0] == stored[0]

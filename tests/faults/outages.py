@@ -1,10 +1,13 @@
 """PostgreSQL and Redis servers of the fault tests' own, in a temporary directory, to stop and start.
 
-The fault tests crash and restart their database and broker. They never touch the
+The fault tests crash, restart and freeze their database and broker. They never touch the
 machine's servers, which a developer's database and every other test on the machine use:
 ``PrivatePostgres`` runs ``initdb`` and ``pg_ctl`` on a data directory of its own and
 ``PrivateRedis`` a ``redis-server`` child process, each on a free port of 127.0.0.1, and
-every stop, kill and restart acts on that directory or that process only.
+every stop, kill, freeze and restart acts on that directory or that process only. A
+frozen Redis (SIGSTOP) still accepts connections, in the kernel's backlog, and never
+answers: a hung broker. ``BlackHole`` is a port that accepts connections and never
+answers either, as a black-holed network path does.
 
 PostgreSQL refuses to run as root: under root the cluster belongs to the ``postgres``
 user (or ``nobody``), and its commands run as that user.
@@ -18,6 +21,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -154,6 +158,16 @@ class PrivateRedis:
             time.sleep(0.05)
         return self
 
+    def freeze(self) -> None:
+        """Stop the server's process where it is (SIGSTOP): it keeps its port and answers nothing until thawed."""
+        assert self.process is not None and self.process.poll() is None
+        self.process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let a frozen server run again (SIGCONT); it answers what it was sent meanwhile."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGCONT)
+
     def stop(self) -> None:
         """Kill the server: every queued message is lost with it."""
         if self.process is not None and self.process.poll() is None:
@@ -171,3 +185,45 @@ class PrivateRedis:
             return False
         finally:
             client.close()
+
+
+class BlackHole:
+    """A port of 127.0.0.1 that accepts every connection and never sends a byte, until closed."""
+
+    def __init__(self) -> None:
+        self._listener = socket.socket()
+        self._listener.bind(("127.0.0.1", 0))
+        self._listener.listen(128)
+        self.port: int = self._listener.getsockname()[1]
+        self._held: list[socket.socket] = []
+        self._thread = threading.Thread(target=self._accept, name="black-hole", daemon=True)
+        self._thread.start()
+
+    def url(self, scheme: str = "redis", path: str = "/0") -> str:
+        """Return a URL naming the hole, as a broker's."""
+        return f"{scheme}://127.0.0.1:{self.port}{path}"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self._listener.accept()
+            except OSError:  # closed
+                return
+            self._held.append(connection)  # kept open, never read or written
+
+    def close(self) -> None:
+        """Stop listening and drop every connection."""
+        try:
+            self._listener.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+        except OSError:
+            pass
+        self._listener.close()
+        self._thread.join(5)
+        for connection in self._held:
+            connection.close()
+
+    def __enter__(self) -> BlackHole:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()

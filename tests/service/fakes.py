@@ -20,8 +20,8 @@ from typing import Any
 from domain.views import Concealment
 from service.hashing import GENESIS_HASH, chain_hash
 from service.ports.events import (
-    AppendResult, Change, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, Row,
-    SeatRecord, StoredEvent, StoreError,
+    AppendResult, Change, ConcurrencyError, CreationKey, GameExistsError, GameHead, IdempotencyKeyReusedError,
+    Row, SeatRecord, StoredEvent, StoreError,
 )
 from service.ports.jobs import CLOCK, DONE, FAILED, MOVE, PENDING, RUNNING, Job, JobRequest
 from service.ports.tables import Invite, Listing, ListingChange
@@ -99,6 +99,14 @@ class MemoryJobRows:
 
     def due(self, pending_after_seconds: float) -> list[str]:
         return [j.id for j in self.rows.values() if j.state == PENDING]
+
+    def release(self, held: Sequence[tuple[str, str]], unclaimed: Sequence[str]) -> None:
+        with self._lock:
+            for job_id, holder in held:
+                job = self.rows.get(job_id)
+                if job is not None and job.state == RUNNING and job.lease_holder == holder:
+                    self.rows[job_id] = replace(job, state=PENDING, attempts=max(0, job.attempts - 1),
+                                                lease_holder=None)
 
     def open_counts(self) -> dict[str, int]:
         states = [j.state for j in self.rows.values()]
@@ -275,6 +283,8 @@ class MemoryEventLog:
                 game.invites[row.seat] = row.invite_hash
             elif isinstance(row, Listing):
                 self.listed[game_id] = replace(row, created_at=stored[0].recorded_at)
+            elif isinstance(row, CreationKey):
+                game.keys[row.key] = (row.fingerprint, 1, row.versions)
             elif isinstance(row, ListingChange):
                 if row.waiting_for <= 0:
                     self.listed.pop(game_id, None)

@@ -9,7 +9,7 @@ machine's PostgreSQL and Redis.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -112,9 +112,25 @@ def test_postgres_notify_wakes_another_process_listening(postgres_url: str) -> N
         there.notifications.bus.subscribe(heard)
         here.jobs.notifier.job_finished("job-1")
         heard.wait_for("the job", lambda: heard.jobs == ["job-1"])
+        check_released_jobs_reach_the_other_process(here, there, heard)
     finally:
         here.close()
         there.close()
+
+
+def check_released_jobs_reach_the_other_process(here: Services, there: Services, heard: Listening) -> None:
+    """A stopping runner's released jobs are handed to the other process's takers, not to its readers."""
+    taken: list[str] = []
+
+    def take(job_ids: Sequence[str]) -> None:
+        with heard.changed:
+            taken.extend(job_ids)
+            heard.changed.notify_all()
+
+    there.notifications.bus.on_released(take)
+    here.jobs.notifier.jobs_released(["job-2", "job-3"])
+    heard.wait_for("the released jobs", lambda: taken == ["job-2", "job-3"])
+    assert "job-2" not in heard.jobs
 
 
 def test_postgres_listener_listens_again_after_its_connection_is_killed(postgres_url: str) -> None:
@@ -146,6 +162,9 @@ def test_redis_pub_sub_wakes_another_process(sqlite_file: str) -> None:
     here, there = two_processes(sqlite_file, REDIS_URL)
     try:
         check_a_write_here_wakes_a_listener_there(here, there)
+        heard = Listening()
+        there.notifications.bus.subscribe(heard)
+        check_released_jobs_reach_the_other_process(here, there, heard)
     finally:
         here.close()
         there.close()
@@ -173,7 +192,7 @@ def test_a_write_wakes_its_own_process_before_any_round_trip(sqlite_file: str) -
 
 @pytest.mark.parametrize(("channel", "payload"), [
     (EVENTS_CHANNEL, "game 3"), (EVENTS_CHANNEL, "game three 4"), (EVENTS_CHANNEL, "a b c d"),
-    (JOBS_CHANNEL, ""), (JOBS_CHANNEL, "two words"), ("other", "game 3 4"), (EVENTS_CHANNEL, "g 1 " + "9" * 300),
+    (JOBS_CHANNEL, ""), (JOBS_CHANNEL, "two words"), (JOBS_CHANNEL, "released "), (JOBS_CHANNEL, "released a b"), ("other", "game 3 4"), (EVENTS_CHANNEL, "g 1 " + "9" * 300),
 ])
 def test_a_message_not_ours_wakes_nobody(channel: str, payload: str) -> None:
     bus = LocalBus()
@@ -192,3 +211,7 @@ def test_messages_of_ours_are_delivered() -> None:
     unsubscribe()
     deliver(JOBS_CHANNEL, "job-10", bus)
     assert heard.jobs == ["job-9"]
+    taken: list[Sequence[str]] = []
+    bus.on_released(taken.append)
+    assert deliver(JOBS_CHANNEL, "released job-11", bus)
+    assert taken == [["job-11"]] and heard.jobs == ["job-9"]

@@ -16,6 +16,8 @@ BAD = [
     ("PITCH_METRICS_PORT", "metrics"), ("PITCH_WORKER_METRICS_PORT", "99999"),
     ("PITCH_DATABASE_URL", "mysql://root@db/pitch"), ("PITCH_DATABASE_URL", "not a url"),
     ("PITCH_BROKER_URL", "localhost:6379"), ("PITCH_BROKER_URL", "http://broker"),
+    ("PITCH_BROKER_TIMEOUT", "0"), ("PITCH_BROKER_TIMEOUT", "soon"), ("PITCH_BODY_TIMEOUT", "-1"),
+    ("PITCH_BODY_TIMEOUT", "30"),  # not less than the request timeout (30 s): the request would end first, as a 500
 ]
 
 
@@ -37,3 +39,11 @@ def test_good_values_are_read_and_empty_ones_count_as_unset() -> None:
     assert (settings.job_lease_seconds, settings.host, settings.worker_metrics_port) == (2.5, "127.0.0.1", None)
     assert settings.broker_url == "amqp://guest:guest@127.0.0.1:5672//"
     assert settings.database_url == "postgresql://pitch_app@db/pitch"
+
+
+def test_the_body_timeout_is_checked_against_the_request_timeout_it_must_stay_below() -> None:
+    settings = Settings.from_env({"PITCH_REQUEST_TIMEOUT": "60", "PITCH_BODY_TIMEOUT": "30", "PITCH_BROKER_TIMEOUT": "0.5"})
+    assert (settings.body_timeout, settings.request_timeout, settings.broker_timeout) == (30.0, 60, 0.5)
+    with pytest.raises(SettingsError, match="PITCH_BODY_TIMEOUT must be less than PITCH_REQUEST_TIMEOUT"):
+        Settings.from_env({"PITCH_REQUEST_TIMEOUT": "4", "PITCH_BODY_TIMEOUT": "4"})
+    assert Settings.from_env({"PITCH_REQUEST_TIMEOUT": "4"}).body_timeout == 2.0  # unset: at most half of it

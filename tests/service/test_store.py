@@ -25,6 +25,7 @@ from service.ports.events import (
     ConcurrencyError,
     GameExistsError,
     Change,
+    CreationKey,
     IdempotencyKeyReusedError,
     NewEvent,
     SeatRecord,
@@ -357,6 +358,20 @@ def test_idempotency_keys_belong_to_one_game(store: Store) -> None:
     store.append(first, 1, Change([bid(2)], idempotency_key="k-1"))
 
     assert store.append(second, 1, Change([bid(2)], idempotency_key="k-1")).replayed is False
+
+
+def test_a_game_created_under_a_key_answers_its_first_events_to_a_repeat(store: Store) -> None:
+    game_id = f"game-{uuid.uuid4().hex}"
+    first = Change([NewEvent("GameStarted", {"rules": "auction-pitch"}), bid(2)], rows=[*SEATS, CreationKey("c-1", "fp", 2)])
+    created = store.create(game_id, "seed", first)
+    store.append(game_id, 2, Change([bid(3)], idempotency_key="k-1"))
+    again = store.replayed(game_id, "c-1", "fp")
+    assert again is not None and again.replayed and again.events == created.events
+    with pytest.raises(IdempotencyKeyReusedError):
+        store.replayed(game_id, "c-1", "another request")
+    with pytest.raises(GameExistsError):
+        store.create(game_id, "seed", first)
+    assert store.replayed(game_id, "c-1", "fp") == again  # the refused creation stored nothing
 
 
 # Atomicity

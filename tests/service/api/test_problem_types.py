@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import gevent
 import pytest
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
@@ -19,6 +20,7 @@ from service.api import API_DESCRIPTION, create_app, problems
 from service.api.context import services
 from service.config import RateLimits
 from service.games import GameService
+from service.server.worker import BodyDeadline
 from service.store.migrate import upgrade
 from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame, bearer
@@ -75,6 +77,20 @@ def _reused(client: FlaskClient, game: ApiGame, service: GameService) -> TestRes
     return game.act(seat, {"type": "bid", "amount": 3}, version, **{"Idempotency-Key": "k"})
 
 
+class _Stalled:
+    """A client's body that stops arriving: each read waits (on gevent's loop) far longer than the deadline."""
+
+    def read(self, size: int) -> bytes:
+        gevent.sleep(30)
+        return b""
+
+
+def _stalled(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
+    body = BodyDeadline(_Stalled(), 0.05)  # as the server's worker wraps gunicorn's reader (service/server/worker.py)
+    return client.post("/v1/games", content_type="application/json",
+                       environ_overrides={"wsgi.input": body, "CONTENT_LENGTH": "100"})
+
+
 def _open_seat(client: FlaskClient) -> tuple[str, str]:
     created = client.post("/v1/games", json={"seats": [{"kind": "open"}, *[{"kind": "human"}] * 3]}).get_json()
     return created["id"], created["seats"][0]["invite"]
@@ -105,6 +121,7 @@ TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]]
         headers=bearer(g.tokens[g.to_act()]),
     ),
     "idempotency-key-reused": _reused,
+    "request-timeout": _stalled,
     "body-too-large": lambda c, g, s: c.post("/v1/audits", data=b" " * (1 << 20), content_type="application/json"),
     "uri-too-long": lambda c, g, s: c.get(f"/v1/games/{g.id}/events?after=" + "0" * 4100),
     "headers-too-large": lambda c, g, s: c.get("/healthz", headers={"X-Padding": "x" * 8190}),

@@ -4,9 +4,12 @@
 // be listed among the open tables and have a turn clock. POST /v1/games returns one token per
 // seat (an invite per open seat): the human seats' tokens and the open seats' invites are kept
 // in this browser (store.js), then the table opens, its invite links in the share panel.
+// The creation is sent with an Idempotency-Key, one per request: sent again when the service
+// is busy or does not answer, or submitted again unchanged, it answers the game the first
+// one created (the same tokens), never a second game.
 
-import {api, explain, rulesCatalogue} from "./api.js";
-import {fill, h} from "./dom.js";
+import {api, explain, isTransient, newKey, rulesCatalogue} from "./api.js";
+import {fill, h, notify, sleep} from "./dom.js";
 import {rememberSeats} from "./store.js";
 
 const DEFAULT_LEVEL = 3;
@@ -137,8 +140,22 @@ export async function renderNewGame() {
     if (state.listed) body.listed = true;
     if (state.clock) body.clock = {seconds: state.clock, stand_in: {kind: "ai", level: state.standIn}};
     if (seedInput.value.trim()) body.seed = seedInput.value.trim();
+    const sent = JSON.stringify(body);
+    if (!state.creation || state.creation.sent !== sent) state.creation = {sent, key: newKey()};
+    const key = state.creation.key;
     try {
-      const created = await api("POST", "/v1/games", {body});
+      let created;
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          created = await api("POST", "/v1/games", {body, key});
+          break;
+        } catch (error) {
+          // Busy or unreachable: the same request again under the same key creates the game once at most.
+          if (!isTransient(error) || attempt >= 4) throw error;
+          notify(explain(error, "creating the game"), "warn", error.retryAfter || 3);
+          await sleep(1000 * (error.retryAfter || attempt));
+        }
+      }
       const held = {};
       const invites = {};
       for (const seat of created.seats) {
