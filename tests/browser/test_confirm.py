@@ -93,3 +93,35 @@ def test_the_settings_drop_the_bid_confirmation_and_lift_a_card_before_it_is_pla
         assert (played["tricks"][0]["cards"] if played["tricks"] else played["trick"]["cards"])[0] == {"seat": 0, "card": card}
     finally:
         page.evaluate("['confirmBids', 'confirmPlays'].forEach((k) => localStorage.removeItem(`pitch.pref.${k}`))")
+
+
+def test_a_single_legal_card_plays_itself_when_the_setting_asks(page: Any, server: str, api: Api, first_bidder_seed: str) -> None:
+    game_id, token = api.game_against_computers(first_bidder_seed)
+    page.goto(f"{server}/")
+    page.evaluate("""() => {
+      localStorage.setItem('pitch.pref.autoPlay', 'true');
+      localStorage.setItem('pitch.pref.confirmBids', 'false');
+      localStorage.setItem('pitch.pref.speed', JSON.stringify('fast'));
+    }""")
+    try:
+        page.goto(f"{server}/#/game/{game_id}?token={token}")
+        page.wait_for_selector(".bid-box button")
+        page.click(".bid-box button:last-child")
+        page.wait_for_selector(".trump-box button")
+        page.click(".trump-box button")
+        clicks = 0
+        while True:
+            page.wait_for_selector("#hand-result, .hand button.card-legal:not([disabled])", timeout=30_000)
+            if page.query_selector("#hand-result"):
+                break
+            legal = api.get(f"/v1/games/{game_id}", token)["legal_actions"]
+            if len(legal) == 1 and legal[0]["type"] == "play":  # the page plays it by itself: wait, do not click
+                page.wait_for_function("(card) => !document.querySelector(`.hand [data-card='${card}']`)", arg=legal[0]["card"], timeout=10_000)
+                continue
+            page.click(".hand button.card-legal:not([disabled])")
+            clicks += 1
+        # The sixth card, at least, was the only one left: it was played without a click.
+        assert clicks < 6
+        assert api.get(f"/v1/games/{game_id}/hands/1")["finished"]
+    finally:
+        page.evaluate("['autoPlay', 'confirmBids', 'speed'].forEach((k) => localStorage.removeItem(`pitch.pref.${k}`))")

@@ -107,6 +107,16 @@ def test_the_turn_the_hand_the_trick_and_the_score_are_on_screen_together(
         page.wait_for_selector(".hand button.card-legal:not([disabled])", timeout=30_000)
         for part in (".hand .card", ".felt .trick", "#turn-line", score):
             assert on_screen(page, part), f"{part} is off the {size}'s screen"
+        first = api.get(f"/v1/games/{game_id}", token)["tricks"][0]
+        taker = ["You take", "West takes", "North takes", "East takes"][first["winner"]]  # seat 0 sits South
+        if page.query_selector("#last-trick"):  # the next trick is under way: the last one is a button away
+            page.click("#last-trick")
+            assert page.inner_text(".last-trick-title") == f"Trick 1: {taker} it"
+            assert page.eval_on_selector_all(".last-trick-box .card", "els => els.map(e => e.dataset.card)") == [p["card"] for p in first["cards"]]
+            assert on_screen(page, ".last-trick-box")
+        else:  # the seat took it and leads: the trick stays on the table, its taker named
+            assert page.inner_text(".centre-info .trick-winner") == f"{taker} trick 1"
+            assert page.locator(".trick-done .card").count() == 4
         page.screenshot(path=str(screenshots / f"table-play-{size}.png"))
     finally:
         page.evaluate("localStorage.removeItem('pitch.pref.speed')")

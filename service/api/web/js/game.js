@@ -253,7 +253,7 @@ class GamePage {
       const value = e.target.value;
       location.hash = value === "watch" ? `#/watch/${this.id}` : `#/game/${this.id}?seat=${value}`;
     }},
-    seats.map((s) => h("option", {value: String(s), selected: s === this.seat}, `Play ${this.names.full(s)}`)),
+    seats.map((s) => h("option", {value: String(s), selected: s === this.seat}, s === this.seat ? `Seat ${s} (you)` : `Play seat ${s} (${this.names.name(s)})`)),
     h("option", {value: "watch", selected: this.seat === null}, "Watch (no seat)"));
     fill(this.slots.seatPicker, seats.length ? [h("label", {for: "seat-select", class: "sr-only"}, "Seat"), picker] : null,
       seats.length > 1 ? h("label", {class: "check-toggle"}, h("input", {
