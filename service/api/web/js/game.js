@@ -11,7 +11,7 @@ import {setBaseTitle, showTurn, signal} from "./attention.js";
 import {renderControls} from "./controls.js";
 import {announce, fill, h, notify, sleep} from "./dom.js";
 import {GameLog, loadEvents, renderSheet, sentence} from "./history.js";
-import {buildFrame, renderHandLinks, renderShare} from "./layout.js";
+import {buildFrame, renderHandLinks, renderSeatPicker, renderShare} from "./layout.js";
 import {renderCounter, renderLearn} from "./learn.js";
 import {follow} from "./live.js";
 import {checkFirst, endBanner, handResult} from "./moments.js";
@@ -91,7 +91,7 @@ class GamePage {
     if (!watch && this.token === null) notify("You hold no seat in this game in this browser: you are watching it.", "info");
     this.seen = view.version;
     setBaseTitle(`${this.title} · Pitch`);
-    this.renderHeader(view);
+    this.renderHeader();
     this.log.note(this.seat === null ? "You are watching this game." : `You play seat ${this.seat}.`);
     this.log.add(events, (e) => sentence(e, this.names, view));
     this.render(view, {current: true});
@@ -246,20 +246,11 @@ class GamePage {
     location.hash = `#/game/${this.id}?seat=${view.to_act}`;
   }
 
-  renderHeader(view) {
+  renderHeader() {
     fill(this.slots.title, this.title || this.preset || "Pitch");
-    const seats = Object.keys(this.held).map(Number).sort((a, b) => a - b);
-    const picker = h("select", {id: "seat-select", onchange: (e) => {
-      const value = e.target.value;
-      location.hash = value === "watch" ? `#/watch/${this.id}` : `#/game/${this.id}?seat=${value}`;
-    }},
-    seats.map((s) => h("option", {value: String(s), selected: s === this.seat}, s === this.seat ? `Seat ${s} (you)` : `Play seat ${s} (${this.names.name(s)})`)),
-    h("option", {value: "watch", selected: this.seat === null}, "Watch (no seat)"));
-    fill(this.slots.seatPicker, seats.length ? [h("label", {for: "seat-select", class: "sr-only"}, "Seat"), picker] : null,
-      seats.length > 1 ? h("label", {class: "check-toggle"}, h("input", {
-        type: "checkbox", checked: this.followTurn,
-        onchange: (e) => { this.followTurn = e.target.checked; setPreference("followTurn", this.followTurn); },
-      }), " Follow the turn") : null);
+    fill(this.slots.seatPicker, renderSeatPicker(this.id, this.held, this.seat, this.names, {
+      follow: this.followTurn, onFollow: (on) => { this.followTurn = on; setPreference("followTurn", on); },
+    }));
     fill(this.slots.moves, renderMoves(this.rules));
   }
 
@@ -298,6 +289,8 @@ class GamePage {
     fill(this.slots.hands, renderHandLinks(this.id, view));
     fill(this.slots.share, renderShare(this.id, this.held, names), renderInvites(this.id, view, names));
     if (current) showTurn(interactive);
+    if (interactive && !this.turnShown) this.slots.clearTable();
+    if (current) this.turnShown = interactive;
     if (interactive) {
       const text = this.slots.turn.textContent;
       announce(`Your turn. ${text}`);

@@ -12,7 +12,7 @@ import {h} from "./dom.js";
 const TABS = [["help", "Help"], ["sheet", "Score"], ["log", "Log"], ["game", "Game"]];
 const NARROW = "(max-width: 900px)";
 
-/** Build the page frame into `root`; return its slots (and `openTab(name)`). */
+/** Build the page frame into `root`; return its slots (and `openTab(name)`, `clearTable()`). */
 export function buildFrame(root) {
   const slots = {
     title: h("h1", {class: "game-title"}),
@@ -58,6 +58,10 @@ export function buildFrame(root) {
   };
   const narrow = window.matchMedia(NARROW);
   slots.openTab = (name) => setOpen(name);
+  // A phone's drawer covers the hand: a new turn of the seat closes it.
+  slots.clearTable = () => {
+    if (narrow.matches && side.dataset.open) setOpen("");
+  };
   for (const [key, label] of TABS) {
     tabOf[key] = h("button", {type: "button", class: "side-tab", id: `tab-${key}`, "aria-controls": `panel-${key}`, "aria-expanded": "false",
       onclick: () => setOpen(narrow.matches && side.dataset.open === key ? "" : key)}, label);
@@ -92,6 +96,22 @@ export function buildFrame(root) {
       side)));
   slots.stopLayout = () => narrow.removeEventListener("change", settle);
   return slots;
+}
+
+/** Return the choice of the seat played among those held here (or watching), and following the turn. */
+export function renderSeatPicker(gameId, held, seat, names, {follow, onFollow}) {
+  const seats = Object.keys(held).map(Number).sort((a, b) => a - b);
+  if (!seats.length) return null;
+  const picker = h("select", {id: "seat-select", onchange: (e) => {
+    const value = e.target.value;
+    location.hash = value === "watch" ? `#/watch/${gameId}` : `#/game/${gameId}?seat=${value}`;
+  }},
+  seats.map((s) => h("option", {value: String(s), selected: s === seat}, s === seat ? `Seat ${s} (you)` : `Play seat ${s} (${names.name(s)})`)),
+  h("option", {value: "watch", selected: seat === null}, "Watch (no seat)"));
+  return [h("label", {for: "seat-select", class: "sr-only"}, "Seat"), picker,
+    seats.length > 1 ? h("label", {class: "check-toggle"}, h("input", {
+      type: "checkbox", checked: follow, onchange: (e) => onFollow(e.target.checked),
+    }), " Follow the turn") : null];
 }
 
 /** Return the links to share: one per seat this browser holds, and the spectator's. */

@@ -35,7 +35,11 @@ export function turnReminder(view, rules, interactive, seat) {
     lines.push(interactive ? "Your lead names trump: the suit of the card you play is trump for this hand."
       : "The bid winner's first card names trump.");
   }
-  if (has("bid") && !has("pass")) lines.push("Everyone else passed: you must bid.");
+  if (has("bid") && !has("pass")) {
+    const others = view.seats.filter((s) => s.seat !== seat).map((s) => s.seat);
+    const allPassed = others.every((s) => view.bids.some((b) => b.seat === s && b.type === "pass"));
+    lines.push(allPassed ? "Everyone else passed: you must bid." : "You may not pass now: choose a bid.");
+  }
   if (has("smudge")) lines.push(`Or declare a smudge: take exactly ${plural(r.smudge_call, "trick")} yourself and win the game.`);
   if (has("declare") && r.need_suit) lines.push("Only a suit you hold may be named.");
   if (has("blind")) lines.push("You may play one of your face-down cards instead of a card from your hand.");
