@@ -55,6 +55,11 @@ def test_every_page_fits_both_screens_with_no_serious_accessibility_problem(
         _check(page, "table-helper", size, screenshots)
         page.click("#settings-open")
         _check(page, "settings", size, screenshots)
+        page.select_option("#setting-cardSize", "large")
+        page.click("#settings-close")
+        assert overflow(page) == 0 and on_screen(page, ".hand .card"), "large cards do not fit"  # the hand shrinks to fit
+        page.click("#settings-open")
+        page.select_option("#setting-cardSize", "medium")
         page.click("#settings-close")
 
         page.goto(f"{server}/#/watch/{played}")
@@ -86,10 +91,13 @@ def test_the_turn_the_hand_the_trick_and_the_score_are_on_screen_together(
     page.set_viewport_size(SIZES[size])
     page.goto(f"{server}/")
     page.evaluate("localStorage.setItem('pitch.pref.speed', JSON.stringify('fast'))")
+    if size == "phone":  # the largest cards: nine of them must still fit the phone's width
+        page.evaluate("localStorage.setItem('pitch.pref.cardSize', JSON.stringify('large'))")
     try:
         page.goto(f"{server}/#/game/{game_id}?token={token}")
         page.wait_for_selector(".bid-box button")
         assert page.locator(".hand .card").count() == 9
+        assert overflow(page) == 0
         score = ".strip" if size == "phone" else ".scoreboard"
         for part in (".bid-box", "[data-action=pass]", ".hand .card", ".felt", "#turn-line", ".seat-to-act", score, "#tab-help"):
             assert on_screen(page, part), f"{part} is off the {size}'s screen"
@@ -119,5 +127,5 @@ def test_the_turn_the_hand_the_trick_and_the_score_are_on_screen_together(
             assert page.locator(".trick-done .card").count() == 4
         page.screenshot(path=str(screenshots / f"table-play-{size}.png"))
     finally:
-        page.evaluate("localStorage.removeItem('pitch.pref.speed')")
+        page.evaluate("['speed', 'cardSize'].forEach((k) => localStorage.removeItem(`pitch.pref.${k}`))")
         page.set_viewport_size(LAPTOP)

@@ -91,7 +91,7 @@ function handRow(view, sorted, ctx) {
   const label = `Your cards, sorted by suit: ${cards.length}`;
   const discarding = sorted.singles.size > 0;
   const playing = sorted.plays.size > 0;
-  return h("div", {class: `hand${discarding ? " hand-choosing" : ""}`, role: "group", "aria-label": label, id: "hand"},
+  return h("div", {class: `hand${discarding ? " hand-choosing" : ""}`, role: "group", "aria-label": label, id: "hand", style: `--count:${Math.max(cards.length, 1)}`},
     cards.map((card) => {
       if (discarding) {
         const on = choice.discards.includes(card);

@@ -90,7 +90,7 @@ export async function renderNewGame() {
             drawAbout();
           }})) : null,
       state.seats.map((seat, i) => h("div", {class: "seat-row"},
-        h("span", {class: "seat-label"}, `Seat ${i}${i === 0 ? " (first listed)" : ""}`),
+        h("span", {class: "seat-label"}, `Seat ${i}`),
         h("label", {class: "sr-only", for: `seat-kind-${i}`}, `Seat ${i} is played by`),
         h("select", {id: `seat-kind-${i}`, onchange: (e) => {
           const kind = e.target.value;
