@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import LAPTOP, PHONE, Api, confirm
+from tests.browser.conftest import LAPTOP, PHONE, Api, accessibility_problems, confirm, on_screen
 
 
 def _hand(api: Api, game_id: str, token: str) -> list[str]:
@@ -55,7 +55,9 @@ def test_a_kitty_taker_chooses_counts_and_confirms_its_discards(
     assert count.inner_text() == "Choose 3 cards to discard: 3 chosen."
     assert _hand(api, game_id, token) == held  # nothing is thrown away before the confirmation
     page.screenshot(path=str(screenshots / "discard-confirm-laptop.png"))
+    assert accessibility_problems(page) == []  # the chosen cards are toggle buttons, the count a status
     page.set_viewport_size(PHONE)
+    assert on_screen(page, "#discard-count") and on_screen(page, "#confirm-action") and on_screen(page, ".hand .card")
     page.screenshot(path=str(screenshots / "discard-confirm-phone.png"))
     page.set_viewport_size(LAPTOP)
 

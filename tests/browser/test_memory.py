@@ -36,7 +36,7 @@ def test_a_reload_in_the_middle_of_a_hand_keeps_the_log_and_the_score_sheet(
 ) -> None:
     game_id, token = api.game_against_computers(first_bidder_seed)
     # Through the API: hand 1 is played and scored, hand 2 is under way and waits for seat 0.
-    view = _play_seat_zero_until(api, game_id, token, lambda v: v["hand_number"] == 2 and v["to_act"] == 0)
+    _play_seat_zero_until(api, game_id, token, lambda v: v["hand_number"] == 2 and v["to_act"] == 0)
     events = api.get(f"/v1/games/{game_id}/events?after=0&limit=1000", token)["events"]
     scored = [e for e in events if e["type"] == "HandScored"]
     assert len(scored) == 1

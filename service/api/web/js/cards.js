@@ -80,10 +80,12 @@ export function cardFace(card, {onclick = null, verb = "Play", disabled = false,
   const cls = `card ${SUITS[suit] ? SUITS[suit].cls : ""}${small ? " card-small" : ""}${selected ? " card-selected" : ""}${extra ? ` ${extra}` : ""}`;
   const rank = isJoker(card) ? (card === "RJ" ? "R" : "B") : SHOWN_RANK[card[0]] || card[0];
   const symbol = SUITS[suit] ? SUITS[suit].symbol : "?";
+  // The face is drawn by the style sheet from these attributes: a card's only text is its name
+  // (its label), so that a voice command naming the card finds the button.
   const face = [
-    h("span", {class: "card-corner", "aria-hidden": "true"}, h("b", {}, rank), h("i", {}, symbol)),
-    h("span", {class: "card-pip", "aria-hidden": "true"}, isJoker(card) ? "★" : symbol),
-    h("span", {class: "card-corner card-corner-end", "aria-hidden": "true"}, h("b", {}, rank), h("i", {}, symbol)),
+    h("span", {class: "card-corner", "aria-hidden": "true", dataset: {rank, suit: symbol}}),
+    h("span", {class: "card-pip", "aria-hidden": "true", dataset: {pip: isJoker(card) ? "★" : symbol}}),
+    h("span", {class: "card-corner card-corner-end", "aria-hidden": "true", dataset: {rank, suit: symbol}}),
   ];
   if (onclick || disabled) {
     return h("button", {
