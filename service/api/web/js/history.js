@@ -40,9 +40,11 @@ export class GameLog {
       if (event.type === "HandDealt") items.push(h("li", {class: "log-hand", "aria-hidden": "true"}, `Hand ${event.data.hand}`));
       items.push(h("li", {class: `ev-${event.type}`}, say(event)));
     }
-    this.list.append(...items);
+    // The log follows the game unless the player has scrolled back to read it.
     const wrap = this.list.parentElement;
-    if (wrap) wrap.scrollTop = wrap.scrollHeight;
+    const following = !wrap || wrap.scrollHeight - wrap.scrollTop - wrap.clientHeight < 40;
+    this.list.append(...items);
+    if (wrap && following) wrap.scrollTop = wrap.scrollHeight;
   }
 
   /** Add a line of the page's own (not an event). */
