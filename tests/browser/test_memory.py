@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.browser.conftest import Api
+from tests.browser.conftest import Api, confirm
 
 SHOWN = ("BidMade", "BidPassed", "TrumpDeclared", "CardPlayed", "TrickTaken", "HandScored")
 
@@ -55,12 +55,20 @@ def test_a_reload_in_the_middle_of_a_hand_keeps_the_log_and_the_score_sheet(
     seen_from_south = ["You bid", "West bids", "North bids", "East bids"][maker]  # seat 0 sits South
     assert row.locator(".sheet-contract").inner_text().startswith(f"{seen_from_south} {bid}")
 
-    page.click(".action-box [data-action=pass]")
+    # Seat 0 deals hand 2 and speaks last: it passes, or, when everyone else passed, must bid.
+    legal = api.get(f"/v1/games/{game_id}", token)["legal_actions"]
+    if any(a["type"] == "pass" for a in legal):
+        page.click(".action-box [data-action=pass]")
+        said, kind = "You pass.", "BidPassed"
+    else:
+        confirm(page, ".bid-box button")
+        said, kind = f"You bid {min(a['amount'] for a in legal if a['type'] == 'bid')}.", "BidMade"
     api.wait_until(f"/v1/games/{game_id}", lambda v: any(b["seat"] == 0 for b in v["bids"]), 20, page)
-    page.wait_for_function("() => [...document.querySelectorAll('.log li')].some((li) => li.textContent === 'You pass.')")
+    logged = "(said) => [...document.querySelectorAll('.log li')].some((li) => li.textContent === said)"
+    page.wait_for_function(logged, arg=said)
     page.reload()
     page.wait_for_selector(".felt .seat")
-    page.wait_for_function("() => [...document.querySelectorAll('.log li')].some((li) => li.textContent === 'You pass.')")
-    assert _counts(page)["HandScored"] == 1 and _counts(page)["BidPassed"] >= expected["BidPassed"] + 1
+    page.wait_for_function(logged, arg=said)
+    assert _counts(page)["HandScored"] == 1 and _counts(page)[kind] >= expected[kind] + 1
     page.click("#tab-sheet")
     assert page.locator("#score-sheet tbody tr .sheet-total").all_inner_texts() == totals
