@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -31,6 +32,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 SCREENSHOTS = HERE / "screenshots"
 DESKTOP = {"width": 1366, "height": 900}
+LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 CHROMIUM_FLAGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -117,15 +119,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                     time.sleep(0.2)
             yield base
         finally:
-            process.terminate()
-            # A live stream of a tab closed a moment before can keep a worker to gunicorn's graceful
-            # timeout (30 s, service/server/app.py) before the master exits: wait a little beyond it.
-            process.wait(timeout=45)
+            # A quick stop (gunicorn's SIGINT): a graceful one waits up to 30 s on any live
+            # stream whose browser tab has gone but whose thread has not noticed yet.
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=30)
 
 
 @pytest.fixture(scope="session")
-def browser_context(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """One headless Chromium (the system's) with a fresh profile, for the session."""
+def browser_context(tmp_path_factory: pytest.TempPathFactory, server: str) -> Iterator[Any]:
+    """One headless Chromium (the system's) with a fresh profile, for the session.
+
+    It asks for the server so that the server outlives it: the browser's tabs are closed
+    before the server stops.
+    """
     from playwright.sync_api import sync_playwright
 
     profile = tempfile.mkdtemp(prefix="pitch-chromium-", dir=tmp_path_factory.getbasetemp())
@@ -194,10 +200,11 @@ class Api:
                 return seed
         raise AssertionError("no seed found")
 
-    def game_against_computers(self, seed: str, level: int = 1, options: dict[str, Any] | None = None) -> tuple[str, str]:
+    def game_against_computers(self, seed: str, level: int = 1, options: dict[str, Any] | None = None,
+                               preset: str = "team-auction") -> tuple[str, str]:
         """Create seat 0 a person and seats 1-3 computers; return the game's id and seat 0's token."""
         status, game = self.call("POST", "/v1/games", {
-            "rules": {"preset": "team-auction", "options": options or {}},
+            "rules": {"preset": preset, "options": options or {}},
             "seats": [{"kind": "human"}] + [{"kind": "ai", "level": level}] * 3, "seed": seed,
         })
         assert status == 201, game
@@ -227,3 +234,40 @@ def api(server: str) -> Api:
 def first_bidder_seed(api: Api) -> str:
     """A seed whose first dealer is seat 3: seat 0 bids first, so bidding the most makes it the maker."""
     return api.seed_with_first_dealer(3)
+
+
+def confirm(page: Any, selector: str) -> None:
+    """Choose the control at `selector` (a bid, a suit), then confirm it, as the page asks by default."""
+    page.click(selector)
+    page.click("#confirm-action")
+
+
+AXE = HERE / "axe" / "axe.min.js"  # axe-core 4.14.1 (npm), MPL-2.0: axe/LICENSE
+AXE_RUN = """async () => {
+  const result = await axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]}});
+  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")})`);
+}"""
+
+
+def accessibility_problems(page: Any) -> list[str]:
+    """Return the serious and critical WCAG 2.x A/AA violations axe-core finds in the page as it is now."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))  # evaluated by the driver: the page's CSP allows no inline script
+    problems: list[str] = page.evaluate(AXE_RUN)
+    return problems
+
+
+def on_screen(page: Any, selector: str) -> bool:
+    """Tell whether every element matching `selector` lies wholly inside the viewport, unscrolled."""
+    inside: bool = page.eval_on_selector_all(selector, """els => els.length > 0 && els.every((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+    })""")
+    return inside
+
+
+def overflow(page: Any) -> int:
+    """Return how many pixels the page is wider than the viewport (0: no horizontal scrolling)."""
+    wider: int = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+    return wider

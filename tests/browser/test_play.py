@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import DESKTOP, PHONE, Api
+from tests.browser.conftest import DESKTOP, PHONE, Api, confirm
 
 
 def _token_of(page: Any, game_id: str, seat: int) -> str:
@@ -30,8 +30,10 @@ def test_a_hand_against_three_computers_from_the_new_game_form_to_its_replay(
 ) -> None:
     page.goto(server + "/")
     page.wait_for_selector("#start-game")
-    assert "Team auction" in page.inner_text(".preset-about")  # the preset's title and its source sentences
-    assert "000_" in page.inner_text(".preset-source")
+    about = page.inner_text(".preset-about")
+    assert "Team auction" in about  # the preset's title, how it plays, and its source by the text's name
+    assert "bids once, 2 to 4" in page.inner_text("#preset-how")
+    assert "NeuralPlay Pitch help" in page.inner_text(".preset-source summary") and "000_" not in about
     for seat in (1, 2, 3):
         assert page.input_value(f"#seat-kind-{seat}") == "ai"
         page.select_option(f"#seat-level-{seat}", "1")
@@ -54,12 +56,12 @@ def test_a_hand_against_three_computers_from_the_new_game_form_to_its_replay(
     assert _clickable_cards(page) == []  # no card is playable while bidding
     page.screenshot(path=str(screenshots / "table-bidding-desktop.png"))
 
-    page.click(".bid-box button:last-child")  # the highest bid: nobody can top it
+    confirm(page, ".bid-box button:last-child")  # the highest bid: nobody can top it
     page.wait_for_selector(".trump-box button")
     assert page.inner_text(".seat-mine .bid-bubble") == f"Bid {bids[-1]}"
     suits = page.eval_on_selector_all(".trump-box button", "els => els.map(e => e.getAttribute('aria-label'))")
     assert suits == ["Name spades trump", "Name hearts trump", "Name diamonds trump", "Name clubs trump"]
-    page.click(".trump-box button")
+    confirm(page, ".trump-box button")
     page.wait_for_selector(".centre-info .trump")
     assert "spades trump" in page.inner_text(".centre-info .trump")
 
@@ -120,13 +122,19 @@ def test_the_table_is_played_with_the_keyboard_alone(page: Any, server: str, api
     page.goto(f"{server}/#/game/{game_id}?token={token}")
     page.wait_for_selector(".bid-box button")
     assert "token=" not in page.url  # the seat link's token is kept, and taken out of the address
+    # The turn starts on Pass: a stray Enter passes, it never bids.
+    assert page.evaluate("document.activeElement.dataset.action") == "pass"
     for _ in range(80):
-        page.keyboard.press("Tab")
+        page.keyboard.press("Shift+Tab")
         focused = page.evaluate("document.activeElement.closest('.bid-box') ? document.activeElement.textContent : null")
         if focused:
             break
     assert focused, "no bid reachable with Tab"
+    page.keyboard.press("Enter")  # chooses the bid; the confirmation then has the focus
+    assert page.evaluate("document.activeElement.id") == "confirm-action"
+    assert not any(b["seat"] == 0 for b in api.get(f"/v1/games/{game_id}", token)["bids"])
     page.keyboard.press("Enter")
-    api.wait_until(f"/v1/games/{game_id}", lambda v: any(b["seat"] == 0 for b in v["bids"]), 20, page)
+    view = api.wait_until(f"/v1/games/{game_id}", lambda v: any(b["seat"] == 0 for b in v["bids"]), 20, page)
+    assert view["bids"][0] == {"seat": 0, "type": "bid", "amount": int(focused)}
     cards = page.eval_on_selector_all(".hand .card", "els => els.map(e => e.getAttribute('aria-label'))")
     assert len(cards) == 6 and all(" of " in c for c in cards), cards

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tests.browser.conftest import Api
+from tests.browser.conftest import Api, confirm
 
 
 def _problem(kind: str, status: int, detail: str, **extra: Any) -> dict[str, Any]:
@@ -44,11 +44,11 @@ def test_each_problem_of_a_move_is_said_in_words(page: Any, server: str, api: Ap
 
     page.route("**/v1/games/*/actions", answer)
     for words in expected[:2]:
-        page.click(".bid-box button:last-child")
+        confirm(page, ".bid-box button:last-child")
         assert words in _notice(page)
         page.wait_for_selector(".bid-box button:not([disabled])")  # the table was read again and is playable
         page.click(".notice-close")
-    page.click(".bid-box button:last-child")
+    confirm(page, ".bid-box button:last-child")
     assert expected[2] in _notice(page)
     # A 429 is sent again by itself after Retry-After, with the same Idempotency-Key: the bid is taken.
     api.wait_until(f"/v1/games/{game_id}", lambda v: any(b["seat"] == 0 and b["type"] == "bid" for b in v["bids"]), 20, page)

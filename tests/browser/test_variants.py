@@ -1,6 +1,6 @@
 """Every variant's actions come from `legal_actions`: a hand of several presets played through
-the page by whatever it offers (face-down plays, discards chosen one by one or all at once,
-the smudge call), each click accepted by the service."""
+the page by whatever it offers (face-down plays, discards chosen and then confirmed, or all at
+once, the smudge call), each confirmed choice accepted by the service."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from tests.browser.conftest import Api
 
 # The page's controls in the order this player prefers them; each is there only when a legal action is.
 CHOICES = [
+    "#confirm-action:not([disabled])",
     ".action-box [data-action=smudge]",
-    ".hand button.card-legal:not([disabled])",
+    ".hand button.card-legal:not([disabled]):not([aria-pressed])",
+    ".hand button.card-legal[aria-pressed=false]",
     ".face-down-row button.card-legal",
     ".action-box button:not([data-action=pass])",
     ".trump-box button",

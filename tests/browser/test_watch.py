@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from tests.browser.conftest import Api
+from tests.browser.conftest import Api, confirm
 
 
 def test_a_spectator_sees_a_move_arrive_live(
@@ -15,7 +15,7 @@ def test_a_spectator_sees_a_move_arrive_live(
     game_id, token = api.game_against_computers(first_bidder_seed)
     page.goto(f"{server}/#/game/{game_id}?token={token}")
     page.wait_for_selector(".bid-box button")
-    page.click("#panel-share summary")
+    page.click("#tab-game")
     spectator_link = page.input_value("#share-watch")
     assert spectator_link == f"{server}/#/watch/{game_id}"
     assert token in page.input_value("#share-seat-0")
@@ -30,7 +30,7 @@ def test_a_spectator_sees_a_move_arrive_live(
         assert watcher.inner_text(".seat[data-seat='0'] .seat-title") == "South"
         lines_before = watcher.locator(".log li").count()
 
-        page.click(".bid-box button:last-child")
+        confirm(page, ".bid-box button:last-child")
         watcher.wait_for_function(
             "() => [...document.querySelectorAll('.log li')].some(li => li.textContent === 'South bids 4.')", timeout=15_000,
         )
@@ -42,7 +42,8 @@ def test_a_spectator_sees_a_move_arrive_live(
             timeout=20_000,
         )
         assert watcher.locator(".log li").count() >= lines_before + 4
-        assert watcher.inner_text(".live-status").startswith("●")
+        assert watcher.inner_text(".live-status") == "Live"
+        assert not watcher.title().startswith("Your turn")  # a spectator has no turn
         watcher.screenshot(path=str(screenshots / "watch-desktop.png"))
     finally:
         watcher.close()

@@ -4,7 +4,9 @@
 // #/join/ID/SEAT (take an open seat, ?invite=I from an invite link), #/audit and #/audit/ID.
 
 import {explain} from "./api.js";
+import {setBaseTitle} from "./attention.js";
 import {clearNotice, fill, h} from "./dom.js";
+import {applySettings, openSettings} from "./settings.js";
 
 let current = null;
 
@@ -50,11 +52,11 @@ async function route() {
     document.body.dataset.page = "error";
   }
   const heading = root.querySelector("h1");
-  if (heading) {
-    heading.setAttribute("tabindex", "-1");
-    document.title = `${heading.textContent} · Pitch`;
-  }
+  if (heading) heading.setAttribute("tabindex", "-1");
+  if (heading && !(current && current.titled)) setBaseTitle(`${heading.textContent} · Pitch`);
 }
 
+applySettings();
+document.getElementById("settings-open").addEventListener("click", () => openSettings());
 window.addEventListener("hashchange", route);
 route();

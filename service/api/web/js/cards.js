@@ -70,28 +70,32 @@ function alternate(rest, trump) {
 }
 
 /**
- * Return a card face. With `onclick` it is a button named "verb card" for screen readers;
- * without, a picture with the card's name. `small` for tricks and replays.
+ * Return a card face. With `onclick` it is a button named "verb card" for screen readers
+ * (`pressed` makes it a toggle); without, a picture with the card's name (or `label`).
+ * `small` for tricks and replays.
  */
-export function cardFace(card, {onclick = null, verb = "Play", disabled = false, small = false, selected = false, extra = ""} = {}) {
+export function cardFace(card, {onclick = null, verb = "Play", disabled = false, small = false, selected = false, pressed = null,
+  extra = "", why = "not playable now", label = null} = {}) {
   const suit = suitOf(card);
   const cls = `card ${SUITS[suit] ? SUITS[suit].cls : ""}${small ? " card-small" : ""}${selected ? " card-selected" : ""}${extra ? ` ${extra}` : ""}`;
   const rank = isJoker(card) ? (card === "RJ" ? "R" : "B") : SHOWN_RANK[card[0]] || card[0];
   const symbol = SUITS[suit] ? SUITS[suit].symbol : "?";
+  // The face is drawn by the style sheet from these attributes: a card's only text is its name
+  // (its label), so that a voice command naming the card finds the button.
   const face = [
-    h("span", {class: "card-corner", "aria-hidden": "true"}, h("b", {}, rank), h("i", {}, symbol)),
-    h("span", {class: "card-pip", "aria-hidden": "true"}, isJoker(card) ? "🃏" : symbol),
-    h("span", {class: "card-corner card-corner-end", "aria-hidden": "true"}, h("b", {}, rank), h("i", {}, symbol)),
+    h("span", {class: "card-corner", "aria-hidden": "true", dataset: {rank, suit: symbol}}),
+    h("span", {class: "card-pip", "aria-hidden": "true", dataset: {pip: isJoker(card) ? "★" : symbol}}),
+    h("span", {class: "card-corner card-corner-end", "aria-hidden": "true", dataset: {rank, suit: symbol}}),
   ];
   if (onclick || disabled) {
     return h("button", {
       type: "button", class: `${cls}${disabled ? "" : " card-legal"}`, dataset: {card},
-      "aria-label": disabled ? `${cardName(card)}, not playable now` : `${verb} ${cardName(card)}`,
-      "aria-pressed": selected ? "true" : null,
+      "aria-label": disabled ? `${cardName(card)}, ${why}` : `${verb} ${cardName(card)}`,
+      "aria-pressed": pressed === null ? null : String(Boolean(pressed)),
       disabled, onclick,
     }, face);
   }
-  return h("span", {class: cls, role: "img", "aria-label": cardName(card), dataset: {card}}, face);
+  return h("span", {class: cls, role: "img", "aria-label": label || cardName(card), dataset: {card}}, face);
 }
 
 /** Return a card back (a face-down card), optionally a button. */

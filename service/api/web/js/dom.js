@@ -100,7 +100,8 @@ export function ask(title, body, choices, {id = null, cls = "", timeout = null} 
       if (!dialog.open) return;
       dialog.close();
       dialog.remove();
-      if (before && before.isConnected && typeof before.focus === "function") before.focus();
+      // Back where it was, without scrolling: the table stays where the player left it.
+      if (before && before.isConnected && typeof before.focus === "function") before.focus({preventScroll: true});
       resolve(value);
     };
     fill(dialog,
@@ -117,7 +118,7 @@ export function ask(title, body, choices, {id = null, cls = "", timeout = null} 
     document.body.append(dialog);
     dialog.showModal();
     const primary = dialog.querySelector(".btn-primary") || dialog.querySelector("button");
-    if (primary) primary.focus();
+    if (primary) primary.focus({preventScroll: true});
     if (timeout) {
       // {seconds, value}: answer by itself (a spectator's table goes on), saying so.
       dialog.querySelector(".dialog-buttons").prepend(h("span", {class: "muted"}, `Goes on by itself in ${timeout.seconds} s`));

@@ -1,24 +1,32 @@
-// A game page: one seat's table (or a spectator's), kept live. Events arrive through
-// live.js; each is shown at a human pace (the view as of its version, GET ?at=V, then a
-// pause), so a computer's quick moves can be followed. Actions are posted with the shown
-// version as expected_version; a 409 or a 422 refreshes the table and says why in words.
+// A game page: one seat's table (or a spectator's), kept live. On every load the game's
+// history is read from its events (the log, the score sheet), so a reload forgets nothing.
+// New events arrive through live.js; each is shown at a human pace (the view as of its
+// version, GET ?at=V, then a pause), so a computer's quick moves can be followed. Actions are
+// posted with the shown version as expected_version; a 409 or a 422 refreshes the table and
+// says why in words. The player's turn is told in the tab's title (and, when asked for, by a
+// sound and a notification).
 
-import {ApiProblem, api, explain, isTransient, newKey, rulesCatalogue} from "./api.js";
-import {announce, ask, download, fill, h, notify, sleep} from "./dom.js";
-import {buildFrame, logLine, renderHandLinks, renderShare} from "./layout.js";
-import {checkAction, renderCounter, renderEstimates, renderLearn} from "./learn.js";
+import {ApiProblem, api, explain, isTransient} from "./api.js";
+import {setBaseTitle, showTurn, signal} from "./attention.js";
+import {renderControls} from "./controls.js";
+import {announce, fill, h, notify, sleep} from "./dom.js";
+import {GameLog, loadEvents, renderSheet, sentence} from "./history.js";
+import {buildFrame, renderHandLinks, renderSeatPicker, renderShare} from "./layout.js";
+import {renderCounter, renderLearn} from "./learn.js";
 import {follow} from "./live.js";
-import {renderDealProof, renderScore} from "./score.js";
+import {checkFirst, endBanner, handResult} from "./moments.js";
+import {renderScore} from "./score.js";
+import {setting, SPEEDS} from "./settings.js";
 import {preference, rememberSeats, seatsOf, setPreference} from "./store.js";
-import {phaseText, renderControls, renderFelt, renderScores} from "./table.js";
-import {renderInvites, renderTable} from "./tables.js";
-import {actionLabel, actionSpoken, eventSentence, seatNames, sideName} from "./words.js";
+import {phaseText, renderFelt, renderScores, renderStrip} from "./table.js";
+import {clockLine, lowClock, presetTitle, renderInvites, renderTable} from "./tables.js";
+import {postActions, renderMoves, turnLine, turnReminder} from "./turn.js";
+import {actionSpoken, seatNames} from "./words.js";
 
 const PACE = {
   CardPlayed: 550, FaceDownPlayed: 550, TrickTaken: 1300, BidMade: 650, BidPassed: 500, SmudgeDeclared: 800,
   TrumpDeclared: 900, HandDealt: 800, CardsDiscarded: 350, CardsDrawn: 350, KittyTaken: 600,
 };
-const SPEEDS = {slow: 1.7, normal: 1, fast: 0.35};
 const UNSHOWN = new Set(["GameStarted", "DealKeyRevealed"]);
 const CATCH_UP = 24; // more events than this waiting: show the table as it is now, not each step
 
@@ -29,20 +37,12 @@ export async function openGame(root, gameId, {watch = false, seat = null, token 
   return game;
 }
 
-async function presetTitle(name) {
-  try {
-    const preset = (await rulesCatalogue()).presets.find((p) => p.name === name);
-    return preset ? preset.title : name;
-  } catch {
-    return name;
-  }
-}
-
 class GamePage {
   constructor(root, gameId) {
     this.root = root;
     this.id = gameId;
     this.slots = buildFrame(root);
+    this.log = new GameLog(this.slots.log);
     this.queue = [];
     this.seen = 0;
     this.pumping = false;
@@ -50,11 +50,14 @@ class GamePage {
     this.closed = false;
     this.shown = null;
     this.previousTrick = new Set();
+    this.choice = null;
+    this.lastOpen = false;
+    this.scored = [];
     this.check = preference("check", false);
     this.level = preference("level", 4);
-    this.speed = preference("speed", "normal");
     this.followTurn = preference("followTurn", true);
     this.live = null;
+    this.titled = true; // the page keeps the tab's title itself (app.js leaves it)
   }
 
   async start({watch, seat, token}) {
@@ -67,7 +70,6 @@ class GamePage {
       const first = Object.keys(this.held).sort((a, b) => a - b)[0];
       this.token = first === undefined ? null : this.held[first];
     }
-    const start = await api("GET", `/v1/games/${encodeURIComponent(this.id)}/events?after=0&limit=1`);
     let view;
     try {
       view = await this.fetchView(null);
@@ -78,21 +80,31 @@ class GamePage {
       this.token = null;
       view = await this.fetchView(null);
     }
-    this.rules = start.events[0] ? start.events[0].data.rules : null;
-    this.preset = start.events[0] ? start.events[0].data.preset : view.preset;
+    const events = await loadEvents(this.id, this.token, view.version);
+    const started = events.find((e) => e.type === "GameStarted");
+    this.rules = started ? started.data.rules : null;
+    this.preset = started ? started.data.preset : view.preset;
     this.title = await presetTitle(this.preset);
     this.seat = view.seat;
     this.names = seatNames(view.seats.length, this.seat);
+    this.scored = events.filter((e) => e.type === "HandScored");
     if (!watch && this.token === null) notify("You hold no seat in this game in this browser: you are watching it.", "info");
     this.seen = view.version;
-    this.renderHeader(view);
+    setBaseTitle(`${this.title} · Pitch`);
+    this.renderHeader();
+    this.log.note(this.seat === null ? "You are watching this game." : `You play seat ${this.seat}.`);
+    this.log.add(events, (e) => sentence(e, this.names, view));
     this.render(view, {current: true});
-    logLine(this.slots, this.seat === null ? "Watching the game live." : `You play seat ${this.seat}.`);
     this.follow();
+    if (view.phase === "ended") this.watchRematch(view);
     this.onVisible = () => {
       if (document.visibilityState === "visible") this.refresh();
     };
+    this.onSettings = () => {
+      if (this.shown && !this.pumping) this.render(this.shown, {current: true});
+    };
     document.addEventListener("visibilitychange", this.onVisible);
+    document.addEventListener("pitch-settings", this.onSettings);
   }
 
   async adoptLink(token) {
@@ -111,7 +123,10 @@ class GamePage {
   close() {
     this.closed = true;
     if (this.live) this.live.stop();
+    clearTimeout(this.rematchTimer);
+    this.slots.stopLayout();
     document.removeEventListener("visibilitychange", this.onVisible);
+    document.removeEventListener("pitch-settings", this.onSettings);
   }
 
   fetchView(at) {
@@ -127,13 +142,30 @@ class GamePage {
   }
 
   liveStatus(state, error) {
-    const words = {
-      live: "● Live", polling: "● Live", reconnecting: "○ Reconnecting…", ended: "Game over", failed: "Not following",
-    };
+    const words = {live: "Live", polling: "Live", reconnecting: "Reconnecting…", ended: "Game over", failed: "Not following"};
     this.slots.status.textContent = words[state] || state;
     this.slots.status.dataset.state = state;
     if (state === "reconnecting" && error) notify(explain(error, "following the game"), "warn", 6);
     if (state === "failed" && error) notify(explain(error, "following the game"), "error", 0);
+  }
+
+  watchRematch(view) {
+    // The live stream ends with the game; a rematch asked for later is looked for every few seconds.
+    if (this.token === null || (view.table && view.table.rematch)) return;
+    const look = async () => {
+      if (this.closed) return;
+      if (document.visibilityState === "visible" && !this.pumping) {
+        try {
+          const page = await api("GET", `/v1/games/${encodeURIComponent(this.id)}/events?after=${this.seen}`, {token: this.token});
+          this.enqueue(page.events);
+          if (page.events.some((e) => e.type === "RematchCreated")) return;
+        } catch (error) {
+          if (!isTransient(error)) return;
+        }
+      }
+      this.rematchTimer = setTimeout(look, 3000);
+    };
+    this.rematchTimer = setTimeout(look, 3000);
   }
 
   enqueue(events) {
@@ -153,7 +185,9 @@ class GamePage {
       while (this.queue.length && !this.closed) {
         const event = this.queue.shift();
         const catchUp = this.queue.length > CATCH_UP;
-        logLine(this.slots, eventSentence(event, this.names, (side) => this.sideName(side)), `ev-${event.type}`);
+        this.log.add([event], (e) => sentence(e, this.names, this.shown));
+        if (event.type === "HandScored") this.scored.push(event);
+        if (event.type === "RematchCreated") this.rematchAsked();
         if (!catchUp && !UNSHOWN.has(event.type)) {
           try {
             const view = await this.fetchView(event.version);
@@ -161,9 +195,10 @@ class GamePage {
           } catch (error) {
             if (!isTransient(error)) throw error;
           }
-          await sleep((PACE[event.type] || 400) * (SPEEDS[this.speed] || 1));
+          await sleep((PACE[event.type] || 400) * (SPEEDS[setting("speed")] || 1));
         }
-        if (event.type === "HandScored" && !catchUp) await this.handResult(event);
+        if (event.type === "HandScored" && !catchUp) await handResult(this, event);
+        if (event.type === "GameEnded") this.watchRematch(this.shown);
       }
       await this.showCurrent();
     } catch (error) {
@@ -172,6 +207,13 @@ class GamePage {
       this.pumping = false;
     }
     if (this.queue.length) this.pump();
+  }
+
+  rematchAsked() {
+    if (this.token === null) return;
+    notify("A rematch is asked for: join it from the table.", "info", 0);
+    announce("A rematch is asked for.");
+    signal(`rematch:${this.id}`, "A rematch is asked for.");
   }
 
   async showCurrent() {
@@ -193,10 +235,6 @@ class GamePage {
     }
   }
 
-  sideName(side) {
-    return this.shown ? sideName(this.shown, this.names, side) : `Side ${side}`;
-  }
-
   switchToTurn(view) {
     // Several human seats held in this browser (playing against computers with a friend on one
     // screen, or testing): follow the turn to the seat that is to act.
@@ -208,88 +246,103 @@ class GamePage {
     location.hash = `#/game/${this.id}?seat=${view.to_act}`;
   }
 
-  renderHeader(view) {
+  renderHeader() {
     fill(this.slots.title, this.title || this.preset || "Pitch");
-    const seats = Object.keys(this.held).map(Number).sort((a, b) => a - b);
-    const picker = h("select", {id: "seat-select", onchange: (e) => {
-      const value = e.target.value;
-      location.hash = value === "watch" ? `#/watch/${this.id}` : `#/game/${this.id}?seat=${value}`;
-    }},
-    seats.map((s) => h("option", {value: String(s), selected: s === this.seat}, `Play ${this.names.full(s)}`)),
-    h("option", {value: "watch", selected: this.seat === null}, "Watch (no seat)"));
-    fill(this.slots.seatPicker, seats.length ? [h("label", {for: "seat-select", class: "sr-only"}, "Seat"), picker] : null,
-      seats.length > 1 ? h("label", {class: "check-toggle"}, h("input", {
-        type: "checkbox", checked: this.followTurn,
-        onchange: (e) => { this.followTurn = e.target.checked; setPreference("followTurn", this.followTurn); },
-      }), " Follow the turn") : null);
-    fill(this.slots.speed, h("label", {for: "speed-select"}, "Pace "), h("select", {id: "speed-select", onchange: (e) => {
-      this.speed = e.target.value;
-      setPreference("speed", this.speed);
-    }}, Object.keys(SPEEDS).map((s) => h("option", {value: s, selected: s === this.speed}, s))));
+    fill(this.slots.seatPicker, renderSeatPicker(this.id, this.held, this.seat, this.names, {
+      follow: this.followTurn, onFollow: (on) => { this.followTurn = on; setPreference("followTurn", on); },
+    }));
+    fill(this.slots.moves, renderMoves(this.rules));
   }
 
   render(view, {current, event = null}) {
     this.shown = view;
     const names = this.names;
     const interactive = current && !this.busy && this.token !== null && view.to_act === this.seat && view.legal_actions.length > 0;
+    if (!this.choice || this.choice.version !== view.version) this.choice = {version: view.version, pending: null, discards: []};
     fill(this.slots.phase, `Hand ${view.hand_number ?? "—"} · ${phaseText(view)}${view.dealer !== null ? ` · ${names.name(view.dealer)} dealt` : ""}`);
     const freshBidSeat = event && ["BidMade", "BidPassed", "SmudgeDeclared"].includes(event.type) ? event.data.seat : null;
-    fill(this.slots.felt, renderFelt(view, names, {previousTrick: this.previousTrick, freshBidSeat}));
+    fill(this.slots.felt, renderFelt(view, names, {
+      previousTrick: this.previousTrick, freshBidSeat, rules: this.rules, lastOpen: this.lastOpen,
+      onLast: (open) => { this.lastOpen = open; this.render(this.shown, {current}); document.getElementById("last-trick")?.focus({preventScroll: true}); },
+    }));
     this.previousTrick = new Set((view.trick ? view.trick.cards : []).map((p) => `${p.seat}:${p.card}`));
-    const hadFocus = this.slots.controls.contains(document.activeElement) || document.activeElement === document.body;
-    fill(this.slots.controls, this.seat === null ? null : renderControls(view, names, {interactive, act: (a, el) => this.act(a, el)}));
-    fill(this.slots.turn, this.turnText(view, interactive));
+    if (!(view.trick && view.trick.cards.length)) this.lastOpen = false;
+    const active = document.activeElement;
+    const hadFocus = !active || active === document.body || this.slots.controls.contains(active);
+    this.drawControls(view, interactive);
+    fill(this.slots.turn, h("p", {class: "turn-line", id: "turn-line"}, turnLine(view, names, interactive, this.token !== null)),
+      turnReminder(view, this.rules, interactive, this.seat),
+      clockLine(view, names, {onTick: (left, mine) => this.clockTick(view, left, mine)}));
     fill(this.slots.table, current ? renderTable(this.id, view, names, {token: this.token, onChange: () => this.refresh()}) : null);
-    fill(this.slots.banner, view.phase === "ended" ? this.endBanner(view) : null);
+    fill(this.slots.banner, view.phase === "ended" ? endBanner(this, view) : null);
     fill(this.slots.scores, renderScores(view, names, this.rules));
+    fill(this.slots.strip, renderStrip(view, names, this.rules));
     if (current || !this.slots.learn.firstChild) {
       // The hint's answer stays on screen while the table waits for this seat.
       fill(this.slots.learn, renderLearn(view, this.learnHooks()));
     }
     fill(this.slots.counter, renderCounter(view));
+    fill(this.slots.sheet, renderSheet(this.scored, view, names, this.rules));
     fill(this.slots.lastHand, view.last_hand ? h("div", {}, renderScore(view.last_hand, view, names),
       h("p", {}, h("a", {href: `#/game/${this.id}/hand/${view.last_hand.hand}`}, `Replay hand ${view.last_hand.hand} trick by trick`)))
       : h("p", {class: "muted"}, "No hand has been scored yet."));
     fill(this.slots.hands, renderHandLinks(this.id, view));
     fill(this.slots.share, renderShare(this.id, this.held, names), renderInvites(this.id, view, names));
+    if (current) showTurn(interactive);
+    if (interactive && !this.turnShown) this.slots.clearTable();
+    if (current) this.turnShown = interactive;
     if (interactive) {
-      announce(`Your turn. ${this.slots.turn.textContent}`);
-      const first = this.slots.controls.querySelector("button:not([disabled])");
-      if (first && hadFocus) first.focus();
+      const text = this.slots.turn.textContent;
+      announce(`Your turn. ${text}`);
+      signal(`turn:${this.id}:${view.version}`, `Your turn: ${this.title}`);
+      if (hadFocus) this.focusControls();
+      this.autoPlay(view);
     }
   }
 
-  turnText(view, interactive) {
-    if (view.phase === "ended") return "The game is over.";
-    if (view.phase === "waiting") return "The table waits for its players.";
-    if (view.to_act === null || view.to_act === undefined) return "";
-    if (interactive) {
-      const types = new Set(view.legal_actions.map((a) => a.type));
-      const what = types.has("bid") || types.has("pass") ? "bid or pass" : types.has("declare") ? "name trump"
-        : types.has("discard") ? "choose your discards" : types.has("play") || types.has("blind") ? "play a card" : "choose an action";
-      return `Your turn: ${what}.`;
-    }
-    if (view.to_act === this.seat && this.token !== null) return "Your turn…";
-    const info = view.seats.find((s) => s.seat === view.to_act);
-    return `${this.names.name(view.to_act)} ${info && info.kind === "ai" ? "is thinking…" : "is to act."}`;
+  drawControls(view, interactive) {
+    fill(this.slots.controls, this.seat === null ? null : renderControls(view, this.names, {
+      interactive, rules: this.rules, choice: this.choice,
+      confirmBids: setting("confirmBids"), confirmPlays: setting("confirmPlays"),
+      choose: (change) => this.choose(change),
+      act: (action, element) => this.act(action, element),
+      discard: (cards, stop) => this.discard(cards, stop),
+    }));
   }
 
-  endBanner(view) {
-    const winner = view.winner === null || view.winner === undefined ? "A tie" : `${sideName(view, this.names, view.winner)} win`;
-    return h("div", {class: "banner", role: "status"},
-      h("h2", {}, `Game over: ${winner}`),
-      h("p", {}, `Final score ${view.scores.map((s, i) => `${sideName(view, this.names, i)} ${s}`).join(" · ")}${view.ended_reason ? ` (${view.ended_reason})` : ""}.`),
-      h("p", {class: "row"},
-        h("button", {type: "button", class: "btn", onclick: () => this.exportRecord()}, "Save the game's record"),
-        h("a", {class: "btn", href: `#/audit/${this.id}`}, "Audit this game")));
+  focusControls() {
+    const box = this.slots.controls;
+    const target = box.querySelector("#confirm-action:not([disabled])") || box.querySelector("[data-action=pass]")
+      || box.querySelector(".hand button.card-legal:not([disabled])") || box.querySelector("button:not([disabled])");
+    if (target) target.focus({preventScroll: true});
   }
 
-  async exportRecord() {
-    try {
-      download(`pitch-${this.id}.json`, await api("GET", `/v1/games/${encodeURIComponent(this.id)}/record`));
-    } catch (error) {
-      notify(explain(error, "saving the record"), "error");
-    }
+  choose(change) {
+    if (this.busy) return;
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.card : null;
+    Object.assign(this.choice, change);
+    this.drawControls(this.shown, true);
+    const box = this.slots.controls;
+    const again = change.pending ? box.querySelector("#confirm-action") : focused ? box.querySelector(`.hand [data-card="${focused}"]`) : null;
+    (again || box.querySelector("button:not([disabled])"))?.focus({preventScroll: true});
+    if (change.discards) announce(box.querySelector("#discard-count")?.textContent || "");
+  }
+
+  clockTick(view, left, mine) {
+    if (!mine || this.shown !== view) return;
+    const low = left <= lowClock(view.table);
+    showTurn(true, low ? left : null);
+    if (low && left > 0) signal(`clock:${this.id}:${view.table.deadline}`, `${left} s left to act: ${this.title}`);
+  }
+
+  autoPlay(view) {
+    if (!setting("autoPlay") || view.legal_actions.length !== 1 || view.legal_actions[0].type !== "play") return;
+    const only = view.legal_actions[0];
+    setTimeout(() => {
+      if (this.closed || this.busy || this.shown !== view) return;
+      announce(`Your only legal card is played: the ${actionSpoken(only).replace(/^play the /, "")}.`);
+      this.act(only, null);
+    }, 700);
   }
 
   learnHooks() {
@@ -301,72 +354,41 @@ class GamePage {
     };
   }
 
-  async handResult(event) {
-    const view = this.shown;
-    const body = h("div", {}, renderScore(event.data, view, this.names, {title: "The score, point by point"}), h("div", {class: "proof-slot"}, h("p", {class: "pending"}, "Checking the deal…")));
-    const proof = body.querySelector(".proof-slot");
-    api("GET", `/v1/games/${encodeURIComponent(this.id)}/audit`).then((audit) => {
-      fill(proof, renderDealProof(audit, event.data.hand));
-    }, (error) => fill(proof, h("p", {class: "problem"}, explain(error, "checking the deal"))));
-    const choice = await ask(`Hand ${event.data.hand} is over`, body, [
-      {label: "Replay this hand", value: "replay"},
-      {label: "Continue", value: "continue", primary: true},
-    ], {id: "hand-result", cls: "dialog-wide", timeout: this.token === null ? {seconds: 15, value: "continue"} : null});
-    if (choice === "replay") location.hash = `#/game/${this.id}/hand/${event.data.hand}`;
-  }
-
   async act(action, element, {checked = false} = {}) {
     if (this.busy || !this.shown) return;
     if (this.check && !checked) {
       if (element) element.classList.add("card-selected");
-      const go = await this.checkFirst(action);
+      const go = await checkFirst(this, action);
       if (element && element.isConnected) element.classList.remove("card-selected");
       if (!go) return;
       action = go;
     }
-    this.busy = true;
-    const expected = this.shown.version;
-    const key = newKey();
-    this.render(this.shown, {current: true});
-    announce(`You ${actionSpoken(action)}.`);
-    try {
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          const answer = await api("POST", `/v1/games/${encodeURIComponent(this.id)}/actions`, {
-            token: this.token, key, body: {expected_version: expected, action},
-          });
-          this.busy = false;
-          this.enqueue(answer.events);
-          return;
-        } catch (error) {
-          // Busy or unreachable: send the same action again with the same key; it is taken once at most.
-          if (!isTransient(error) || attempt >= 4) throw error;
-          notify(explain(error, "sending your move"), "warn", error.retryAfter || 3);
-          await sleep(1000 * (error.retryAfter || attempt));
-        }
-      }
-    } catch (error) {
-      this.busy = false;
-      const kind = error instanceof ApiProblem ? error.kind : "";
-      notify(explain(error, "sending your move"), kind === "illegal-action" ? "warn" : "error", 10);
-      await this.refresh();
-    }
+    await this.sendAll([action], false, `You ${actionSpoken(action)}.`);
   }
 
-  async checkFirst(action) {
-    const waiting = h("p", {class: "pending"}, `Checking ${actionLabel(action)}…`);
-    const body = h("div", {}, waiting);
-    const pending = ask(`Check: ${actionLabel(action)}`, body, [
-      {label: `${actionLabel(action)}`, value: "go", primary: true},
-      {label: "Take the suggestion", value: "suggested"},
-      {label: "Choose again", value: "back"},
-    ], {id: "check-dialog", cls: "dialog-wide"});
-    const result = await checkAction(this.id, this.token, this.level, action);
-    const dialog = document.getElementById("check-dialog");
-    if (dialog) fill(dialog.querySelector(".dialog-body"), result.hint ? renderEstimates(result.hint) : h("p", {class: "problem"}, result.problem));
-    const choice = await pending;
-    if (choice === "go") return action;
-    if (choice === "suggested" && result.hint && result.hint.suggestion) return result.hint.suggestion;
-    return null;
+  async discard(cards, stop) {
+    const actions = cards.map((card) => ({type: "discard", cards: [card]}));
+    const words = cards.length ? `You discard ${cards.length === 1 ? "one card" : `${cards.length} cards`}.` : "You keep all your cards.";
+    await this.sendAll(actions.length ? actions : [{type: "discard", cards: []}], stop && actions.length > 0, words);
+  }
+
+  async sendAll(actions, stop, words) {
+    if (this.busy || !this.shown) return;
+    this.busy = true;
+    this.render(this.shown, {current: true});
+    announce(words);
+    try {
+      await postActions(this.id, this.token, this.seat, actions, this.shown.version, {stop, onAnswer: (answer, last) => {
+        if (last) this.busy = false;
+        this.enqueue(answer.events);
+      }});
+    } catch (error) {
+      const kind = error instanceof ApiProblem ? error.kind : "";
+      notify(explain(error, "sending your move"), kind === "illegal-action" ? "warn" : "error", 10);
+    } finally {
+      this.busy = false;
+      this.refresh();
+    }
   }
 }
+

@@ -1,9 +1,10 @@
 // The front page: start a game, take a seat at an open table, go back to a game whose seats
 // this browser holds, watch any game by its id or link, audit a record.
 
-import {explain} from "./api.js";
+import {explain, rulesCatalogue} from "./api.js";
 import {fill, h} from "./dom.js";
 import {renderNewGame} from "./newgame.js";
+import {plural} from "./variants.js";
 import {forgetGame, knownGames} from "./store.js";
 import {renderOpenTables} from "./tables.js";
 
@@ -15,15 +16,21 @@ function gameIdFrom(text) {
 function yourGames() {
   const games = knownGames();
   const list = h("ul", {class: "your-games"});
+  let titles = {};
   const draw = () => fill(list, knownGames().map((g) => h("li", {},
-    h("a", {href: `#/game/${g.id}`}, `${g.title || g.preset || "Game"} · ${g.id.slice(0, 8)}`),
-    h("small", {}, ` ${Object.keys(g.seats || {}).length} seat(s) · ${String(g.created || "").slice(0, 16).replace("T", " ")} `),
+    h("a", {href: `#/game/${g.id}`}, `${g.title || titles[g.preset] || "Game"} · ${g.id.slice(0, 8)}`),
+    h("small", {}, ` ${plural(Object.keys(g.seats || {}).length, "seat")} · ${String(g.created || "").slice(0, 16).replace("T", " ")} `),
     h("a", {href: `#/watch/${g.id}`}, "watch"), " ",
     h("button", {type: "button", class: "btn btn-small btn-quiet", "aria-label": `Forget game ${g.id.slice(0, 8)}`, onclick: () => {
       forgetGame(g.id);
       draw();
     }}, "forget"))));
   draw();
+  // A game kept from a seat link knows its preset's name only: its title comes with the catalogue.
+  rulesCatalogue().then((catalogue) => {
+    titles = Object.fromEntries(catalogue.presets.map((p) => [p.name, p.title]));
+    draw();
+  }, () => {});
   return games.length ? h("section", {class: "card-panel"}, h("h2", {}, "Your games"), list) : null;
 }
 
@@ -40,7 +47,7 @@ function watchForm() {
 
 /** Fill `root` with the front page. */
 export async function openHome(root) {
-  const form = h("div", {class: "card-panel"}, h("p", {class: "pending"}, "Loading the rules…"));
+  const form = h("div", {class: "new-game-slot"}, h("p", {class: "pending card-panel"}, "Loading the rules…"));
   const tables = h("div", {class: "open-tables-slot"});
   fill(root, h("section", {class: "home"},
     h("div", {class: "home-intro"},

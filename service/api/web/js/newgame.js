@@ -10,7 +10,9 @@
 
 import {api, explain, isTransient, newKey, rulesCatalogue} from "./api.js";
 import {fill, h, notify, sleep} from "./dom.js";
+import {choiceWords, groupOptions, optionWords} from "./options.js";
 import {rememberSeats} from "./store.js";
+import {citations, howItPlays, sourceWords} from "./variants.js";
 
 const DEFAULT_LEVEL = 3;
 
@@ -21,7 +23,7 @@ function optionInput(option, value, onchange) {
   }
   if (option.choices && option.choices.length) {
     return h("select", {id, onchange: (e) => onchange(e.target.value)},
-      option.choices.map((c) => h("option", {value: c, selected: c === value}, c)));
+      option.choices.map((c) => h("option", {value: c, selected: c === value}, choiceWords(c))));
   }
   if (option.type === "integer") {
     return h("input", {
@@ -65,9 +67,16 @@ export async function renderNewGame() {
   };
   const drawAbout = () => {
     const p = state.preset;
+    const cited = citations(p.source);
+    const players = p.players.minimum === p.players.maximum ? `${p.players.default} players` : `${p.players.minimum} to ${p.players.maximum} players`;
     fill(about,
-      h("p", {class: "preset-title"}, h("strong", {}, p.title), ` · ${p.players.minimum === p.players.maximum ? `${p.players.default} players` : `${p.players.minimum} to ${p.players.maximum} players`}`),
-      h("blockquote", {class: "preset-source"}, p.source));
+      h("p", {class: "preset-title"}, h("strong", {}, p.title), ` · ${players}`),
+      h("p", {class: "preset-how", id: "preset-how"}, howItPlays({...p.rules, ...state.overrides})),
+      cited.length ? h("details", {class: "preset-source"},
+        h("summary", {}, "From ", cited.map((c, i) => (i && cited[i - 1].text === c.text ? `, “${c.section}”`
+          : [i ? "; " : "", h("cite", {}, c.text), `: “${c.section}”`]))),
+        cited.map((c) => h("blockquote", {}, c.quotes.map((q) => h("p", {}, q)),
+          h("footer", {}, "— ", h("cite", {}, c.text), `, “${c.section}”`)))) : null);
   };
   const drawSeats = () => {
     const p = state.preset;
@@ -81,9 +90,10 @@ export async function renderNewGame() {
             else state.overrides.players = n;
             resetSeats();
             drawOptions();
+            drawAbout();
           }})) : null,
       state.seats.map((seat, i) => h("div", {class: "seat-row"},
-        h("span", {class: "seat-label"}, `Seat ${i}${i === 0 ? " (first listed)" : ""}`),
+        h("span", {class: "seat-label"}, `Seat ${i}`),
         h("label", {class: "sr-only", for: `seat-kind-${i}`}, `Seat ${i} is played by`),
         h("select", {id: `seat-kind-${i}`, onchange: (e) => {
           const kind = e.target.value;
@@ -102,20 +112,30 @@ export async function renderNewGame() {
     const changed = Object.keys(state.overrides).length;
     optionsSummary.textContent = changed ? `Rule options (${changed} changed from the preset)` : "Rule options (as the preset sets them)";
     fill(optionsBox, h("p", {class: "muted"}, "Every option the rule texts name, set as the preset plays it. Change any; the service refuses combinations that contradict each other and says which."),
-      h("button", {type: "button", class: "btn btn-small", onclick: () => { state.overrides = {}; resetSeats(); drawOptions(); }}, "Back to the preset's rules"),
-      h("div", {class: "option-list"}, options.filter((o) => o.name !== "players").map((o) => {
-        const value = o.name in state.overrides ? state.overrides[o.name] : state.preset.rules[o.name];
-        const allowed = o.choices && o.choices.length ? `one of ${o.choices.join(", ")}`
-          : o.type === "integer" ? `${o.minimum ?? "any"} to ${o.maximum ?? "any"}` : o.type;
-        return h("div", {class: `option${o.name in state.overrides ? " option-changed" : ""}`, dataset: {option: o.name}},
-          h("label", {for: `opt-${o.name}`}, h("code", {}, o.name)),
-          optionInput(o, value, (v) => {
-            if (JSON.stringify(v) === JSON.stringify(state.preset.rules[o.name])) delete state.overrides[o.name];
-            else state.overrides[o.name] = v;
-            drawOptions();
-          }),
-          h("p", {class: "option-help"}, o.description, h("small", {}, ` Allowed: ${allowed}. Source: ${o.source}`)));
-      })));
+      h("button", {type: "button", class: "btn btn-small", onclick: () => { state.overrides = {}; resetSeats(); drawOptions(); drawAbout(); }}, "Back to the preset's rules"),
+      groupOptions(options.filter((o) => o.name !== "players")).map(([group, list]) => h("fieldset", {class: "option-group"},
+        h("legend", {}, group),
+        h("div", {class: "option-list"}, list.map((o) => optionRow(o))))));
+  };
+  const optionRow = (o) => {
+    const value = o.name in state.overrides ? state.overrides[o.name] : state.preset.rules[o.name];
+    const allowed = o.choices && o.choices.length ? `one of: ${o.choices.map(choiceWords).join(", ")}`
+      : o.type === "integer" ? `${o.minimum ?? "any"} to ${o.maximum ?? "any"}` : o.type === "boolean" ? "yes or no" : "text";
+    return h("div", {class: `option${o.name in state.overrides ? " option-changed" : ""}`, dataset: {option: o.name}},
+      h("label", {for: `opt-${o.name}`}, optionWords(o.name).label),
+      optionInput(o, value, (v) => {
+        if (JSON.stringify(v) === JSON.stringify(state.preset.rules[o.name])) delete state.overrides[o.name];
+        else state.overrides[o.name] = v;
+        drawOptions();
+        drawAbout();
+        const again = document.getElementById(`opt-${o.name}`);
+        if (again) again.focus({preventScroll: true});
+      }),
+      h("p", {class: "option-help"}, o.description),
+      h("details", {class: "option-detail"}, h("summary", {}, "Details"),
+        h("p", {}, "Allowed: ", allowed, "."),
+        h("p", {}, "Source: ", sourceWords(o.source), "."),
+        h("p", {}, "Option name: ", h("code", {}, o.name))));
   };
   const presetSelect = h("select", {id: "preset-select", onchange: (e) => {
     state.preset = presets.find((p) => p.name === e.target.value);
@@ -124,7 +144,7 @@ export async function renderNewGame() {
     drawAbout();
     resetSeats();
     drawOptions();
-  }}, presets.map((p) => h("option", {value: p.name}, `${p.title} (${p.name})`)));
+  }}, presets.map((p) => h("option", {value: p.name}, p.title)));
   const seedInput = h("input", {id: "seed", type: "text", maxlength: "200", placeholder: "leave empty for fair, secret deals"});
 
   const submit = async (e) => {

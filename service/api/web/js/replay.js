@@ -102,7 +102,7 @@ async function go(replay, index) {
     }
   }
   if (replay.index !== index) return; // another step was chosen meanwhile
-  if (view) fill(replay.slots.board, renderFelt(view, replay.names));
+  if (view) fill(replay.slots.board, renderFelt(view, replay.names, {replay: true}));
   fill(replay.slots.detail, stepDetail(replay, step, view));
   fill(replay.slots.deal, dealPanel(replay, step));
 }

@@ -23,6 +23,22 @@ export function kindName(kind) {
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
+/**
+ * Return each adjustment with the side's change before and after it ({a, from, to}), starting
+ * from the points the side took, so that the last `to` of a side is its change for the hand
+ * (counted the other way when the table counts down).
+ */
+function adjusted(score) {
+  const running = [...(score.taken || [])];
+  const progress = (score.adjustments || []).map((a) => {
+    const from = running[a.side] || 0;
+    running[a.side] = from + a.value;
+    return {a, from, to: running[a.side]};
+  });
+  const down = (score.changes || []).some((c, i) => c !== 0 && c === -(running[i] || 0));
+  return down ? progress.map(({a, from, to}) => ({a, from: -from, to: -to})) : progress;
+}
+
 /** Return the breakdown of a hand's score (HandScoreOut), with its evidence. */
 export function renderScore(score, view, names, {title = null} = {}) {
   const side = (i) => sideName(view, names, i);
@@ -35,7 +51,7 @@ export function renderScore(score, view, names, {title = null} = {}) {
     h("tbody", {}, score.points.map((p) => h("tr", {dataset: {kind: p.kind}},
       h("th", {scope: "row"}, kindName(p.kind)),
       h("td", {}, String(p.value)),
-      h("td", {}, side(p.side), p.seat !== null && p.seat !== undefined ? h("small", {}, ` (${names.name(p.seat)})`) : null),
+      h("td", {}, side(p.side), p.seat !== null && p.seat !== undefined && (view.sides[p.side] || []).length > 1 ? h("small", {}, ` (${names.name(p.seat)})`) : null),
       h("td", {}, p.card ? cardFace(p.card, {small: true}) : "—"),
       h("td", {}, p.trick ? String(p.trick) : "—"),
       h("td", {class: "evidence"}, p.reason)))));
@@ -47,8 +63,8 @@ export function renderScore(score, view, names, {title = null} = {}) {
         g.cards.length ? g.cards.map((c) => h("span", {class: "gp-card", "aria-hidden": "true"}, cardShort(c))) : " none"))))) : null;
   const adjustments = score.adjustments && score.adjustments.length ? h("div", {class: "adjustments"},
     h("h4", {}, "Adjustments"),
-    h("ul", {}, score.adjustments.map((a) => h("li", {dataset: {kind: a.kind}},
-      h("strong", {}, `${kindName(a.kind)} ${signed(a.value)} to ${side(a.side)}`), `: ${a.reason}`)))) : null;
+    h("ul", {}, adjusted(score).map(({a, from, to}) => h("li", {dataset: {kind: a.kind}},
+      h("strong", {}, `${kindName(a.kind)}: ${side(a.side)} ${signed(to)} instead of ${signed(from)}`), ` — ${a.reason}`)))) : null;
   const smudges = score.smudges && score.smudges.length ? h("p", {}, score.smudges.map(([seat, ok]) => `${names.name(seat)} declared a smudge: ${ok ? "made" : "failed"}. `)) : null;
   const totals = h("table", {class: "totals"},
     h("caption", {}, "Each side"),

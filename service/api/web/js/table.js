@@ -1,12 +1,12 @@
 // The table drawn from one seat's view (GET /v1/games/{id}): the seats around the felt with
-// their bids, tricks and cards held, the trick being played, trump and the contract, the
-// viewer's hand sorted by suit, and the viewer's actions. What is clickable is exactly the
-// view's `legal_actions`: a card is a button only when an action names it, and every other
-// action (bids, trump, discards, face-down plays, claims, smudges...) is a button of its own.
+// their bids, tricks and cards held, the trick being played (and, once it is taken, who took
+// it, until the next lead), the last trick on demand, trump and the contract; and the score,
+// as a board beside the table and in one line on a phone. What the seat may do is controls.js.
 
-import {cardBack, cardFace, cardName, sortHand, suitLabel, SUITS} from "./cards.js";
+import {cardFace, cardName, SUITS} from "./cards.js";
 import {h} from "./dom.js";
-import {actionLabel, sideName} from "./words.js";
+import {plural} from "./variants.js";
+import {sideName} from "./words.js";
 
 const PHASES = {
   bidding: "Bidding", declaring: "Naming trump", discarding: "Discarding", playing: "Playing",
@@ -51,23 +51,25 @@ function bidText(bid) {
   return bid.type;
 }
 
-function seatPlate(view, names, seat, {fresh}) {
+function seatPlate(view, names, seat, {fresh, replay}) {
   const info = seatOf(view, seat);
   const place = seatPlace(names, seat);
   const bids = view.bids.filter((b) => b.seat === seat);
-  const lastBid = bidText(bids[bids.length - 1]);
-  const toAct = view.to_act === seat;
+  const last = bids[bids.length - 1];
+  // Once trump is named only the contract's bid stays by its seat: the passes are history.
+  const lastBid = last && (view.phase === "bidding" || last.type === "bid" && seat === view.maker) ? bidText(last) : null;
+  const toAct = !replay && view.to_act === seat;
   const tricksWon = view.tricks.filter((t) => t.winner === seat).length;
   const held = view.hand_sizes[seat] ?? 0;
   const faceDown = (view.face_down[seat] || []).length;
   const out = view.sat_out.includes(seat);
+  const mine = seat === names.me;
   const words = [
     names.full(seat), kindText(info),
-    view.dealer === seat ? "dealer" : null, view.maker === seat ? "maker" : null,
-    lastBid, `${held} ${held === 1 ? "card" : "cards"}`, `${tricksWon} ${tricksWon === 1 ? "trick" : "tricks"}`,
+    view.dealer === seat ? "dealer" : null, view.maker === seat ? "bid winner" : null,
+    lastBid, plural(held, "card"), faceDown ? `${faceDown} face down` : null, `${plural(tricksWon, "trick")} taken`,
     toAct ? "to act" : null, out ? "sitting out" : null,
   ].filter(Boolean).join(", ");
-  const mine = seat === names.me;
   return h("div", {
     class: `seat${toAct ? " seat-to-act" : ""}${mine ? " seat-mine" : ""}${out ? " seat-out" : ""}`,
     style: `--dx:${(place.x - 50).toFixed(2)}%;--dy:${(place.y - 50).toFixed(2)}%`, dataset: {seat: String(seat)},
@@ -76,156 +78,128 @@ function seatPlate(view, names, seat, {fresh}) {
   h("div", {class: "seat-name", "aria-hidden": "true"},
     h("span", {class: "seat-title"}, names.name(seat)),
     view.dealer === seat ? h("span", {class: "chip chip-dealer", title: "Dealer"}, "D") : null,
-    view.maker === seat ? h("span", {class: "chip chip-maker", title: "Maker"}, "M") : null),
-  h("div", {class: "seat-kind", "aria-hidden": "true"}, info.kind === "ai" ? `Computer L${info.level}` : info.kind === "open" ? "Open seat" : "Player", ` · seat ${seat}`),
+    view.maker === seat ? h("span", {class: "chip chip-maker", title: "Bid winner"}, "B") : null),
+  h("div", {class: "seat-kind", "aria-hidden": "true"}, info.kind === "ai" ? `Computer ${info.level}` : info.kind === "open" ? "Open seat" : "Player"),
   h("div", {class: "seat-stats", "aria-hidden": "true"},
-    mine ? null : h("span", {class: "mini-backs", title: `${held} cards held`}, Array.from({length: Math.min(held, 13)}, () => h("i", {}))),
-    mine ? null : h("span", {class: "seat-count"}, `${held}`),
-    faceDown && !mine ? h("span", {class: "seat-count", title: "face-down cards"}, `+${faceDown}▾`) : null,
-    h("span", {class: "seat-tricks", title: "tricks taken"}, `${tricksWon} ✦`)),
-  lastBid ? h("div", {class: `bid-bubble${fresh ? " bubble-fresh" : ""}${bids[bids.length - 1].type === "pass" ? " bid-pass" : ""}`, "aria-hidden": "true"}, lastBid) : null,
+    mine ? null : h("span", {class: "seat-count", title: "cards held"}, plural(held, "card")),
+    faceDown && !mine ? h("span", {class: "seat-count", title: "face-down cards"}, `${faceDown} down`) : null,
+    h("span", {class: "seat-tricks", title: "tricks taken"}, plural(tricksWon, "trick"))),
+  lastBid ? h("div", {class: `bid-bubble${fresh ? " bubble-fresh" : ""}${last.type === "pass" ? " bid-pass" : ""}`, "aria-hidden": "true"}, lastBid) : null,
   toAct ? h("div", {class: "turn-flag", "aria-hidden": "true"}, mine ? "Your turn" : info.kind === "ai" ? "Thinking…" : "To act") : null,
   out ? h("div", {class: "turn-flag flag-out", "aria-hidden": "true"}, "Sitting out") : null);
 }
 
-function trickOnTable(view, names, previous) {
-  const plays = view.trick ? view.trick.cards : [];
-  const shown = plays.length ? plays : [];
-  const group = h("div", {class: "trick", role: "group", "aria-label": plays.length
-    ? `The trick: ${plays.map((p) => `${names.name(p.seat)} ${cardName(p.card)}`).join(", ")}`
-    : "No card on the table"});
-  for (const play of shown) {
-    const place = seatPlace(names, play.seat);
-    const fresh = !previous.has(`${play.seat}:${play.card}`);
-    const card = cardFace(play.card, {small: true, extra: fresh ? "card-arrive" : ""});
-    card.style.setProperty("--tdx", `${(place.tx - 50).toFixed(2)}%`);
-    card.style.setProperty("--tdy", `${(place.ty - 50).toFixed(2)}%`);
-    card.style.setProperty("--from-x", `${((place.x - place.tx) * 3).toFixed(0)}px`);
-    card.style.setProperty("--from-y", `${((place.y - place.ty) * 3).toFixed(0)}px`);
-    card.classList.add("trick-card");
-    group.append(card);
-  }
-  return group;
+function placeCard(card, names, seat, extra) {
+  const place = seatPlace(names, seat);
+  const face = cardFace(card, {small: true, extra});
+  face.style.setProperty("--tdx", `${(place.tx - 50).toFixed(2)}%`);
+  face.style.setProperty("--tdy", `${(place.ty - 50).toFixed(2)}%`);
+  face.style.setProperty("--from-x", `${((place.x - place.tx) * 3).toFixed(0)}px`);
+  face.style.setProperty("--from-y", `${((place.y - place.ty) * 3).toFixed(0)}px`);
+  face.classList.add("trick-card");
+  return face;
 }
 
-function centreInfo(view, names) {
+function trickOnTable(view, names, previous) {
+  const plays = view.trick ? view.trick.cards : [];
+  if (plays.length) {
+    return h("div", {class: "trick", role: "group", "aria-label": `The trick: ${plays.map((p) => `${names.name(p.seat)} ${cardName(p.card)}`).join(", ")}`},
+      plays.map((play) => placeCard(play.card, names, play.seat, previous.has(`${play.seat}:${play.card}`) ? "" : "card-arrive")));
+  }
+  // The trick just taken stays where it was played, its winner shown, until the next lead.
+  const done = justTaken(view);
+  if (!done) return h("div", {class: "trick", role: "group", "aria-label": "No card on the table"});
+  return h("div", {class: "trick trick-done", role: "group", "aria-label": `${takenWords(done, names)}: ${done.cards.map((p) => `${names.name(p.seat)} ${cardName(p.card)}`).join(", ")}`},
+    done.cards.map((play) => placeCard(play.card, names, play.seat, play.seat === done.winner ? "card-winner" : "card-beaten")));
+}
+
+function takenWords(trick, names) {
+  return `${names.name(trick.winner)} ${trick.winner === names.me ? "take" : "takes"} trick ${trick.number}`;
+}
+
+/** Return the trick just taken while no card of the next is played (it stays on the table), or null. */
+function justTaken(view) {
+  if (view.trick && view.trick.cards.length) return null;
+  return view.phase === "playing" || view.phase === "scored" ? view.tricks[view.tricks.length - 1] || null : null;
+}
+
+function usesStock(rules) {
+  return Boolean(rules) && (rules.discarding !== "none" || rules.dealer_can_run || rules.refill !== "everyone");
+}
+
+function centreInfo(view, names, rules) {
   const rows = [];
   if (view.trump) {
     const s = SUITS[view.trump];
     rows.push(h("div", {class: `trump ${s ? s.cls : ""}`}, h("span", {class: "trump-symbol", "aria-hidden": "true"}, s ? s.symbol : view.trump), ` ${s ? s.name : view.trump} trump`));
   }
-  if (view.high_bid !== null && view.high_bid !== undefined && view.maker !== null && view.maker !== undefined) {
+  const taken = justTaken(view);
+  if (taken) {
+    rows.push(h("div", {class: "trick-winner", "aria-hidden": "true"}, takenWords(taken, names)));
+  } else if (view.high_bid !== null && view.high_bid !== undefined && view.maker !== null && view.maker !== undefined) {
     rows.push(h("div", {class: "contract"}, `${names.name(view.maker)} ${view.maker === names.me ? "bid" : "bids"} ${view.high_bid}`));
   } else if (view.high_bid !== null && view.high_bid !== undefined) {
     rows.push(h("div", {class: "contract"}, `High bid ${view.high_bid}`));
   }
   const extras = [];
-  if (view.stock_size) extras.push(`Stock ${view.stock_size}`);
-  if (view.kitty_size) extras.push(`Kitty ${view.kitty_size}`);
+  if (view.stock_size && usesStock(rules) && view.phase !== "bidding") extras.push(`Stock: ${plural(view.stock_size, "card")}`);
+  if (view.kitty_size) extras.push(`Kitty: ${plural(view.kitty_size, "card")}`);
   if (extras.length) rows.push(h("div", {class: "table-extras"}, extras.join(" · ")));
   return h("div", {class: "centre-info"}, rows);
 }
 
-function lastTrick(view, names) {
-  const trick = view.tricks[view.tricks.length - 1];
-  if (!trick || (view.trick && view.trick.cards.length)) return null;
-  return h("div", {class: "last-trick", role: "group", "aria-label": `Last trick, ${trick.number}, taken by ${names.name(trick.winner)}: ${trick.cards.map((p) => cardName(p.card)).join(", ")}`},
-    h("span", {class: "last-trick-title", "aria-hidden": "true"}, `Trick ${trick.number} → ${names.name(trick.winner)}`),
-    h("span", {class: "last-trick-cards", "aria-hidden": "true"}, trick.cards.map((p) => cardFace(p.card, {small: true, extra: p.seat === trick.winner ? "card-winner" : ""}))));
+function lastTrick(view, names, {open, onToggle}) {
+  const playing = view.trick && view.trick.cards.length;
+  const trick = playing ? view.tricks[view.tricks.length - 1] : null;
+  if (!trick || !onToggle) return null;
+  const box = open ? h("div", {class: "last-trick-box", id: "last-trick-box", role: "group", "aria-label": `Last trick, trick ${trick.number}, taken by ${names.name(trick.winner)}`},
+    h("p", {class: "last-trick-title"}, `Trick ${trick.number}: ${names.name(trick.winner)} ${trick.winner === names.me ? "take" : "takes"} it`),
+    h("ol", {class: "last-trick-cards"}, trick.cards.map((p) => h("li", {class: p.seat === trick.winner ? "winner" : ""},
+      cardFace(p.card, {small: true, extra: p.seat === trick.winner ? "card-winner" : ""}), h("span", {}, names.name(p.seat)))))) : null;
+  return h("div", {class: "last-trick"},
+    h("button", {type: "button", class: "btn btn-small last-trick-button", id: "last-trick", "aria-expanded": String(Boolean(open)),
+      "aria-controls": "last-trick-box", onclick: () => onToggle(!open)}, open ? "Hide the last trick" : "Last trick"),
+    box);
 }
 
-/** Return the felt: the seats around it, the trick, trump and the contract. */
-export function renderFelt(view, names, {previousTrick = new Set(), freshBidSeat = null} = {}) {
-  const seats = view.seats.map((s) => seatPlate(view, names, s.seat, {fresh: s.seat === freshBidSeat}));
+/** Return the felt: the seats around it, the trick, trump and the contract; `replay` shows no turn. */
+export function renderFelt(view, names, {previousTrick = new Set(), freshBidSeat = null, replay = false, rules = null, lastOpen = false, onLast = null} = {}) {
+  const seats = view.seats.map((s) => seatPlate(view, names, s.seat, {fresh: s.seat === freshBidSeat, replay}));
   return h("div", {class: "felt", dataset: {seats: String(view.seats.length)}},
     h("div", {class: "felt-inner"}),
-    centreInfo(view, names), trickOnTable(view, names, previousTrick), lastTrick(view, names), seats);
+    centreInfo(view, names, rules), trickOnTable(view, names, previousTrick), lastTrick(view, names, {open: lastOpen, onToggle: onLast}), seats);
 }
 
-/** Return the legal actions sorted into what draws them: by card, by face-down index, and the buttons. */
-export function sortActions(actions) {
-  const byCard = new Map();
-  const byIndex = new Map();
-  const bids = [];
-  const trumps = [];
-  const buttons = [];
-  for (const action of actions) {
-    if (action.type === "play") byCard.set(action.card, [...(byCard.get(action.card) || []), action]);
-    else if (action.type === "discard" && action.cards && action.cards.length === 1) {
-      byCard.set(action.cards[0], [...(byCard.get(action.cards[0]) || []), action]);
-    } else if (action.type === "blind") byIndex.set(action.index, action);
-    else if (action.type === "bid") bids.push(action);
-    else if (action.type === "declare") trumps.push(action);
-    else buttons.push(action);
-  }
-  bids.sort((a, b) => a.amount - b.amount);
-  return {byCard, byIndex, bids, trumps, buttons};
-}
-
-/**
- * Return the viewer's hand, face-down row and actions. `act(action, element)` is called for a
- * chosen action; with `interactive` false nothing is clickable (another seat's turn, a past view).
- */
-export function renderControls(view, names, {interactive, act, selected = null}) {
-  const actions = interactive ? view.legal_actions : [];
-  const sorted = sortActions(actions);
-  const cards = sortHand(view.hand || [], view.trump);
-  const cardActions = sorted.byCard.size > 0;
-  const handRow = h("div", {class: "hand", role: "group", "aria-label": `Your cards, sorted by suit: ${cards.length}`},
-    cards.map((card) => {
-      const options = sorted.byCard.get(card);
-      if (!cardActions) return cardFace(card);
-      if (!options) return cardFace(card, {disabled: true});
-      const verb = options[0].type === "discard" ? "Discard" : "Play";
-      return cardFace(card, {verb, selected: selected === card, onclick: (e) => act(options[0], e.currentTarget)});
-    }));
-  const mineDown = view.seat !== null ? view.face_down[view.seat] || [] : [];
-  const downRow = mineDown.length ? h("div", {class: "face-down-row", role: "group", "aria-label": "Your face-down cards"},
-    mineDown.map((index) => {
-      const action = sorted.byIndex.get(index);
-      return cardBack({
-        label: action ? `Play face-down card ${index + 1}` : `Face-down card ${index + 1}`,
-        onclick: action ? (e) => act(action, e.currentTarget) : null,
-      });
-    })) : null;
-  const boxes = [];
-  if (sorted.bids.length) {
-    boxes.push(h("div", {class: "bid-box", role: "group", "aria-label": "Bidding box"},
-      h("span", {class: "box-title"}, "Bid"),
-      sorted.bids.map((a) => h("button", {type: "button", class: "btn btn-bid", onclick: (e) => act(a, e.currentTarget)}, String(a.amount)))));
-  }
-  if (sorted.trumps.length) {
-    boxes.push(h("div", {class: "trump-box", role: "group", "aria-label": "Name trump"},
-      h("span", {class: "box-title"}, "Name trump"),
-      sorted.trumps.map((a) => h("button", {
-        type: "button", class: `btn btn-suit ${SUITS[a.suit] ? SUITS[a.suit].cls : ""}`,
-        "aria-label": `Name ${SUITS[a.suit] ? SUITS[a.suit].name : a.suit} trump`, onclick: (e) => act(a, e.currentTarget),
-      }, suitLabel(a.suit)))));
-  }
-  if (sorted.buttons.length) {
-    boxes.push(h("div", {class: "action-box", role: "group", "aria-label": "Other actions"},
-      sorted.buttons.map((a) => h("button", {
-        type: "button", class: `btn ${a.type === "pass" ? "btn-pass" : "btn-action"}`, dataset: {action: a.type},
-        onclick: (e) => act(a, e.currentTarget),
-      }, actionLabel(a)))));
-  }
-  const discards = view.discards && view.discards.length
-    ? h("p", {class: "discards"}, "Your discards: ", view.discards.map((c) => cardFace(c, {small: true}))) : null;
-  return h("div", {class: "controls"}, boxes.length ? h("div", {class: "boxes"}, boxes) : null, handRow, downRow, discards);
+/** Return the words of the game's goal: "First to 11", "Counting down from 21", "10 hands". */
+export function goalText(rules) {
+  if (!rules) return "";
+  if (rules.count_down) return `Counting down from ${rules.target_score}`;
+  return rules.game_over === "hands" ? plural(rules.hand_limit, "hand") : `First to ${rules.target_score}`;
 }
 
 /** Return the scoreboard: each side's score, tricks this hand and whether it is the viewer's. */
 export function renderScores(view, names, rules) {
   const tricks = tricksBySide(view);
   const mySide = view.seat !== null && view.seat !== undefined ? seatOf(view, view.seat).side : null;
-  const target = rules ? rules.target_score : null;
-  const goal = rules ? (rules.count_down ? `Counting down from ${target}` : rules.game_over === "hands" ? `${rules.hand_limit} hands` : `First to ${target}`) : "";
+  const goal = goalText(rules);
   return h("section", {class: "scoreboard", "aria-label": "Scores"},
     h("h2", {class: "panel-title"}, "Score", goal ? h("small", {}, ` · ${goal}`) : null),
     h("table", {class: "scores"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "Side"), h("th", {scope: "col"}, "Score"), h("th", {scope: "col"}, "Tricks"))),
       h("tbody", {}, view.sides.map((_, side) => h("tr", {class: side === mySide ? "my-side" : ""},
-        h("th", {scope: "row"}, sideName(view, names, side)),
+        h("th", {scope: "row"}, sideName(view, names, side), side === mySide && view.sides[side].length > 1 ? h("small", {class: "you-mark"}, " (your side)") : null),
         h("td", {class: "score-value"}, String(view.scores[side] ?? 0)),
         h("td", {}, String(tricks[side])))))));
+}
+
+/** Return the score in one line, for a phone: each side's score, the goal, tricks this hand. */
+export function renderStrip(view, names, rules) {
+  const tricks = tricksBySide(view);
+  const goal = goalText(rules);
+  return h("div", {class: "strip", role: "group", "aria-label": `Score: ${view.sides.map((_, i) => `${sideName(view, names, i)} ${view.scores[i] ?? 0}`).join(", ")}${goal ? `; ${goal}` : ""}`},
+    view.sides.map((_, i) => h("span", {class: "strip-side", "aria-hidden": "true"},
+      h("span", {class: "strip-name"}, sideName(view, names, i)), " ",
+      h("strong", {class: "strip-score"}, String(view.scores[i] ?? 0)),
+      view.phase === "playing" ? h("small", {}, ` · ${plural(tricks[i], "trick")}`) : null)),
+    goal ? h("span", {class: "strip-goal", "aria-hidden": "true"}, goal) : null);
 }

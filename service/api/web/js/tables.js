@@ -4,7 +4,7 @@
 // from an invite link (#/join/ID/SEAT?invite=...) or from the list (#/join/ID/SEAT).
 // Everything comes from the view's `table` (GET /v1/games/{id}) and the tables' routes.
 
-import {api, explain} from "./api.js";
+import {api, explain, rulesCatalogue} from "./api.js";
 import {ask, fill, h, notify} from "./dom.js";
 import {invitesOf, rememberSeats, seatsOf} from "./store.js";
 
@@ -32,19 +32,30 @@ function seconds(until) {
   return Math.max(0, Math.ceil((Date.parse(until) - Date.now()) / 1000));
 }
 
-function clockLine(view, names) {
+/** Return the seconds under which a turn clock counts as running low. */
+export function lowClock(table) {
+  return Math.max(10, Math.round((table.clock.seconds || 0) * 0.2));
+}
+
+/**
+ * Return the line counting down the seat to act's turn clock, or null without a clock;
+ * `onTick(secondsLeft, mine)` hears every tick (the page's title and its call to the player).
+ */
+export function clockLine(view, names, {onTick = null} = {}) {
   const table = view.table;
   if (!table || !table.clock || !table.deadline || view.to_act === null) return null;
   const line = h("p", {class: "clock-line", id: "clock-line", dataset: {deadline: table.deadline}});
+  const mine = view.to_act === names.me;
   const who = names.name(view.to_act);
   const tick = () => {
     if (!line.isConnected && line.dataset.started) return clearInterval(timer);
     line.dataset.started = "1";
     const left = seconds(table.deadline);
     line.textContent = left > 0
-      ? `⏱ ${who} ${view.to_act === names.me ? "have" : "has"} ${left} s to act; then a level-${table.clock.stand_in.level} computer acts for ${view.to_act === names.me ? "you" : "them"}.`
-      : `⏱ Time is up: the stand-in acts for ${who}.`;
-    line.classList.toggle("clock-short", left <= 10);
+      ? `Clock: ${who} ${mine ? "have" : "has"} ${left} s to act; then a level-${table.clock.stand_in.level} computer acts for ${mine ? "you" : "them"}.`
+      : `Clock: time is up, the stand-in acts for ${who}.`;
+    line.classList.toggle("clock-short", left <= lowClock(table));
+    if (onTick && line.isConnected) onTick(left, mine);
   };
   const timer = setInterval(tick, 500);
   tick();
@@ -64,7 +75,6 @@ export function renderTable(gameId, view, names, {token, onChange}) {
       table.listed ? " The table is in the list of open tables." : ""));
     rows.push(renderInvites(gameId, view, names, "invite-seat-"));
   }
-  rows.push(clockLine(view, names));
   if (mine !== null && table.stand_in_seats.includes(mine)) {
     rows.push(h("p", {class: "away-line"}, "Your clock ran out too often: the computer plays your seat until you take it back. ",
       h("button", {type: "button", class: "btn btn-small btn-primary", id: "take-back", onclick: () => post(gameId, "return", token, onChange)}, "Take my seat back")));
@@ -78,6 +88,9 @@ export function renderTable(gameId, view, names, {token, onChange}) {
     }}, "Leave the table"));
   }
   if (table.left.includes(mine)) rows.push(h("p", {class: "muted"}, "You left this seat: a computer plays it."));
+  if (view.phase === "ended" && token && table.rematch) {
+    rows.push(h("p", {class: "rematch-line", id: "rematch-line"}, "A rematch is asked for: the same game again, with fresh deals. It starts once every player is back."));
+  }
   if (view.phase === "ended" && token) buttons.push(rematchButton(gameId, token, table.rematch));
   if (buttons.length) rows.push(h("div", {class: "row table-buttons"}, buttons));
   return h("div", {class: "table-info"}, rows);
@@ -103,6 +116,16 @@ async function post(gameId, what, token, onChange) {
     onChange();
   } catch (error) {
     notify(explain(error, what === "leave" ? "leaving the table" : "taking your seat back"), "error");
+  }
+}
+
+/** Return a preset's title (its name when the catalogue cannot be read). */
+export async function presetTitle(name) {
+  try {
+    const preset = (await rulesCatalogue()).presets.find((p) => p.name === name);
+    return preset ? preset.title : name;
+  } catch {
+    return name;
   }
 }
 
@@ -143,7 +166,7 @@ export async function openJoin(root, gameId, seat, invite) {
   };
   fill(root, h("section", {class: "page join"},
     h("h1", {}, `Join the table: seat ${seat}`),
-    h("p", {}, `A game of ${view.preset} for ${view.seats.length} players. `,
+    h("p", {}, `A game of ${await presetTitle(view.preset)} for ${view.seats.length} players. `,
       open ? `${view.table.open_seats.length} ${view.table.open_seats.length === 1 ? "seat is" : "seats are"} open.` : ""),
     held ? h("p", {}, "You hold this seat already. ", h("a", {href: `#/game/${gameId}?seat=${seat}`}, "Open the table"))
       : open ? h("button", {type: "button", class: "btn btn-primary", id: "take-seat", onclick: take}, `Take seat ${seat}`)

@@ -95,7 +95,7 @@ export function eventSentence(event, names, sides) {
   const who = names.name(d.seat);
   const verb = (you, other) => (d.seat === names.me ? you : other);
   switch (event.type) {
-    case "GameStarted": return `The game begins (${d.preset}); ${names.name(d.first_dealer)} deal${d.first_dealer === names.me ? "" : "s"} first.`;
+    case "GameStarted": return `The game begins; ${names.name(d.first_dealer)} deal${d.first_dealer === names.me ? "" : "s"} first.`;
     case "HandDealt": return `Hand ${d.hand}: ${names.name(d.dealer)} deal${d.dealer === names.me ? "" : "s"}.`;
     case "BidMade": return `${who} ${verb("bid", "bids")} ${d.amount}.`;
     case "BidPassed": return `${who} ${verb("pass", "passes")}.`;
@@ -141,7 +141,7 @@ export function eventSentence(event, names, sides) {
     case "SeatHandedOver": return `The stand-in keeps ${who === "You" ? "your" : `${who}'s`} seat until ${verb("you take", "they take")} it back.`;
     case "SeatTakenBack": return `${who} ${verb("are", "is")} back.`;
     case "GameAbandoned": return "Every person left: the game is abandoned, with no winner.";
-    case "RematchCreated": return "A rematch is asked for.";
+    case "RematchCreated": return "A rematch is asked for: the same game again, with fresh deals.";
     default: return `${event.type}.`;
   }
 }
