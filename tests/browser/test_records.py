@@ -164,12 +164,13 @@ def test_the_replay_offers_a_finished_hand_s_proof_and_record_while_the_game_goe
     game_id, token = running
     assert api.get(f"/v1/games/{game_id}")["phase"] != "ended"
     page.goto(f"{server}/#/game/{game_id}?token={token}")
-    page.wait_for_selector("#panel-hands")
-    page.click("#panel-hands summary")
-    links = page.locator("#panel-hands .hand-files a")
+    page.wait_for_selector("#tab-game")
+    page.click("#tab-game")  # the Game tab: its hands to replay, with their files
+    page.wait_for_selector("#panel-game .hand-files a")
+    links = page.locator("#panel-game .hand-files a")
     assert [links.nth(i).inner_text() for i in range(links.count())] == ["proof", "record"]  # hand 1's; hand 2 is in play
 
-    page.click("#panel-hands .hand-links a[href$='/hand/1']")
+    page.click("#panel-game .hand-links a[href$='/hand/1']")
     page.wait_for_selector("#hand-downloads")
     files = {}
     for link in ("download-proof", "download-record", "download-notation"):

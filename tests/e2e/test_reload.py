@@ -103,7 +103,7 @@ def test_reloads_and_recycled_workers_drop_no_request(database: str, tmp_path: P
             wait_for(lambda: len(server.worker_pids()) == 2 and not server.worker_pids() & before,
                      "the reload to replace both workers", 120)
         served = sum(c.answered for c in clients)
-        wait_for(lambda: server.output().count("Autorestarting worker") >= 4, "four workers recycled", 120)
+        wait_for(lambda: server.output().count("Autorestarting worker") >= 4, "four workers recycled", 240)  # one at a time, RECYCLE_SPACING apart
         wait_for(lambda: sum(c.answered for c in clients) > served + 100, "the recycled workers' successors to serve")
     finally:
         stop.set()
