@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.conftest import Api
 
@@ -44,7 +45,10 @@ def test_a_hand_of_each_variant_is_played_with_what_the_page_offers(
     page.goto(f"{server}/#/game/{game['id']}?token={game['seats'][0]['token']}")
     offered: set[str] = set()
     for _ in range(80):
-        page.wait_for_selector("#hand-result, .controls button:not([disabled])", timeout=60_000)
+        try:
+            page.wait_for_selector("#hand-result, .controls button:not([disabled])", timeout=60_000)
+        except PlaywrightTimeout:
+            raise AssertionError(_stuck(page, api, game)) from None
         if page.query_selector("#hand-result"):
             break
         for selector in CHOICES:
@@ -68,3 +72,12 @@ def test_a_hand_of_each_variant_is_played_with_what_the_page_offers(
         assert any(label.startswith(kind) for label in offered), (kind, sorted(offered))
     hand = api.get(f"/v1/games/{game['id']}/hands/1")
     assert hand["finished"] and hand["score"] is not None
+
+
+def _stuck(page: Any, api: Api, game: dict[str, Any]) -> str:
+    """What the service and the page each showed when the page offered nothing for a minute."""
+    token = game["seats"][0]["token"]
+    view = api.get(f"/v1/games/{game['id']}", token=token)
+    shown = page.evaluate("document.querySelector('.controls')?.outerHTML ?? 'no .controls'")
+    return (f"no control for a minute: phase {view.get('phase')}, turn {view.get('turn')}, "
+            f"legal {view.get('legal_actions')}; the page's controls: {shown[:2000]}")

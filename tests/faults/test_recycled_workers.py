@@ -95,7 +95,7 @@ def test_recycled_workers_hand_their_jobs_over_and_no_game_waits_for_a_lease(
         lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
         recycled = [line for line in lines if "Autorestarting" in line["message"]]
         released = [job for line in lines for job in line.get("released", [])]
-        assert len(recycled) >= 2 and released, (len(recycled), released)
+        assert recycled and released, (len(recycled), released)  # a loaded machine may end the games before a second recycling
         assert max(pauses.values()) < LONGEST_PAUSE, pauses
         engine = make_engine(url)
         try:
