@@ -22,7 +22,7 @@ traceback later.
 | PITCH_WRITE_RATE / PITCH_WRITE_BURST | writes (POST) per second per client address, and the burst; 0: no limit | 20 / 60 |
 | PITCH_HINT_RATE / PITCH_HINT_BURST | hints and bid analyses per minute per seat, and the burst; 0: no limit | 12 / 4 |
 | PITCH_LIMITS_URL | Redis URL where the rate limits are counted, shared by every instance that names it; unset: each process counts its own | unset |
-| PITCH_DRAIN_SECONDS | seconds a server told to stop (SIGTERM) answers /readyz 503 while still serving, before it stops accepting | 5 |
+| PITCH_DRAIN_SECONDS | seconds a server told to stop (SIGTERM) answers /readyz 503 while still serving, before it stops accepting | 0 (5 under service/server/conf.py) |
 | PITCH_PROXY_HOPS | trusted proxies in front of the API whose X-Forwarded-For names the client | 0 |
 | PITCH_REQUEST_TIMEOUT | seconds a request may run before its gunicorn worker is replaced | 30 |
 | PITCH_MAX_REQUESTS | requests a gunicorn worker serves before it is replaced by a fresh one; 0: never | 10000 |
@@ -107,7 +107,7 @@ class Settings:
     notify_url: str | None = None
     limits_url: str | None = None
     limits_prefix: str = "pitch-limits"  # the Redis keys' prefix (tests sharing one Redis give each its own)
-    drain_seconds: float = 5.0
+    drain_seconds: float = 0.0
 
     @property
     def pool_size(self) -> int:
@@ -156,7 +156,7 @@ class Settings:
             stream_heartbeat=read.heartbeat("PITCH_STREAM_HEARTBEAT", 15.0),
             notify_url=read.notify_url(),
             limits_url=read.redis_url("PITCH_LIMITS_URL"),
-            drain_seconds=read.number("PITCH_DRAIN_SECONDS", 5.0, float, least=0),
+            drain_seconds=read.number("PITCH_DRAIN_SECONDS", 0.0, float, least=0),
         )
 
 
