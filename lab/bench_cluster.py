@@ -221,12 +221,13 @@ class StreamFollower(threading.Thread):
         super().__init__(daemon=True)
         self.port, self.path, self.done = port, path, done
         self.seen: list[int] = []
-        self.reconnects = 0
+        self.reconnects = 0  # connections cut before the stream's end (an ended game's says `event: end`)
+        self.ended = False
         self.target: int | None = None  # the last id to see, set once the run is over
         self.failure: str | None = None
 
     def caught_up(self) -> bool:
-        return self.target is not None and bool(self.seen) and self.seen[-1] >= self.target or self.target == 0
+        return self.ended or self.target == 0 or (self.target is not None and bool(self.seen) and self.seen[-1] >= self.target)
 
     def run(self) -> None:
         deadline: float | None = None
@@ -252,8 +253,9 @@ class StreamFollower(threading.Thread):
                 pass
             finally:
                 connection.close()
-            self.reconnects += 1
-            time.sleep(0.1)
+            if not self.ended:
+                self.reconnects += 1
+                time.sleep(0.1)
 
     def _read(self, response: http.client.HTTPResponse) -> None:
         buffer = ""
@@ -267,6 +269,8 @@ class StreamFollower(threading.Thread):
                 for line in block.split("\n"):
                     if line.startswith("id:"):
                         self.seen.append(int(line[3:].strip()))
+                    elif line == "event: end":  # the game ended: its stream says so, then closes
+                        self.ended = True
 
 
 def clock_table(port: int, tally: Tally, clocks: list[str]) -> None:

@@ -23,6 +23,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
@@ -137,9 +138,10 @@ class Postgres:
         return path.read_text(errors="replace") if path.exists() else ""
 
     def stop(self) -> None:
-        """Stop the cluster at once."""
+        """Stop the cluster at once and remove its files."""
         if (self.folder / "data" / "postmaster.pid").exists():
             self._run(_postgres_bin("pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class Redis:
@@ -275,7 +277,7 @@ backend api
     balance leastconn
     option httpchk GET /readyz
     http-check expect status 200
-    default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
+    default-server inter 1s fall 2 rise 2
 {servers}
 """
 
@@ -371,7 +373,8 @@ class Cluster:
     def __init__(self, folder: Path, instances: int, workers: int, drain_seconds: float = 2.0,
                  extra: dict[str, str] | None = None) -> None:
         self.folder = folder
-        self.postgres = Postgres(folder / "postgres")
+        # Under /tmp, not in ``folder``: PostgreSQL's user (root may not run it) must reach its folder.
+        self.postgres = Postgres(Path(tempfile.mkdtemp(prefix="pitch-cluster-postgres-")))
         self.redis = Redis(folder / "redis")
         self.instance_count = instances
         self.worker_count = workers
@@ -428,7 +431,7 @@ class Cluster:
 
     def logs(self) -> str:
         """Return the tail of every log, for a failure's message."""
-        parts = []
+        parts = [f"== postgres.log\n{self.postgres.log()[-3000:]}"]
         for path in sorted(self.folder.glob("*.log")):
             parts.append(f"== {path.name}\n{path.read_text(errors='replace')[-3000:]}")
         return "\n".join(parts)
