@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import random
 import threading
 import time
@@ -322,13 +323,32 @@ def newest_position(http: Http) -> int:
         after = int(page["next"])
 
 
-def statements(cluster: Cluster) -> int:
-    """Return the statements the database has run so far (pg_stat_statements)."""
+def statements(cluster: Cluster) -> tuple[int, int]:
+    """Return the statements the database has run so far (pg_stat_statements) and its WAL position in bytes."""
     import psycopg
 
     with psycopg.connect(cluster.postgres.dsn, autocommit=True) as db:
-        row = db.execute("SELECT coalesce(sum(calls), 0) FROM pg_stat_statements").fetchone()
-        return int(row[0]) if row else 0
+        row = db.execute("SELECT coalesce(sum(calls), 0), pg_current_wal_lsn() - '0/0'::pg_lsn FROM pg_stat_statements").fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """Return the CPU seconds (user and system) of ``pids`` and of their children, read from /proc."""
+    from lab.bench_servers import worker_cpu
+
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks + sum(worker_cpu(pid).values())
+    return total
+
+
+def _postmaster(cluster: Cluster) -> int:
+    return int((cluster.postgres.folder / "data" / "postmaster.pid").read_text().split()[0])
 
 
 @dataclass
@@ -341,6 +361,9 @@ class Scale:
     p50_ms: float
     p99_ms: float
     statements_per_action: float
+    api_cpu_ms: float  # the instances' CPU per action (their gunicorn masters and workers)
+    db_cpu_ms: float  # PostgreSQL's CPU per action (every backend)
+    wal_bytes: float  # WAL written per action
 
     @property
     def per_second(self) -> float:
@@ -361,6 +384,8 @@ def measure_scale(cluster: Cluster, count: int, writers: int, seconds: float) ->
         time.sleep(0.2)
     tally, stop, followed = Tally(), threading.Event(), list[str]()
     before = statements(cluster)
+    api_pids = [i.process.pid for i in cluster.instances if i.process is not None]
+    cpu_before = cpu_seconds(api_pids), cpu_seconds([_postmaster(cluster)])
     threads = [threading.Thread(target=writer, args=(cluster.balancer.port, tally, stop, 1000 * count + i, followed))
                for i in range(writers)]
     started = time.monotonic()
@@ -371,9 +396,13 @@ def measure_scale(cluster: Cluster, count: int, writers: int, seconds: float) ->
     for thread in threads:
         thread.join(120)
     took = time.monotonic() - started
-    spent = statements(cluster) - before
+    after = statements(cluster)
+    actions = max(1, tally.actions)
+    api_cpu = cpu_seconds(api_pids) - cpu_before[0]
+    db_cpu = cpu_seconds([_postmaster(cluster)]) - cpu_before[1]
     return Scale(count, tally.actions, took, _quantile(tally.latencies, 0.5), _quantile(tally.latencies, 0.99),
-                 spent / max(1, tally.actions))
+                 (after[0] - before[0]) / actions, api_cpu * 1000 / actions, db_cpu * 1000 / actions,
+                 (after[1] - before[1]) / actions)
 
 
 @dataclass

@@ -42,11 +42,15 @@ def report(figures: ClusterFigures, writers: int) -> None:
     click.echo(f"cluster: {figures.instances} x pitch serve (1 gunicorn worker each) behind HAProxy, 2 Celery workers, "
                "one PostgreSQL, one Redis (all on this machine)")
     click.echo(f"scaling: {writers} writers playing four-human games through the balancer, each instance count in turn")
-    click.echo("| instances | actions/s | p50 ms | p99 ms | statements/action |")
-    click.echo("| --- | --- | --- | --- | --- |")
+    click.echo("| instances | actions/s | p50 ms | p99 ms | statements/action | API CPU ms/action | "
+               "PostgreSQL CPU ms/action | WAL bytes/action |")
+    click.echo("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for scale in figures.scales:
         click.echo(f"| {scale.instances} | {scale.per_second:.1f} | {scale.p50_ms:.1f} | {scale.p99_ms:.1f} | "
-                   f"{scale.statements_per_action:.1f} |")
+                   f"{scale.statements_per_action:.1f} | {scale.api_cpu_ms:.2f} | {scale.db_cpu_ms:.2f} | "
+                   f"{scale.wal_bytes:,.0f} |")
+    click.echo("(an action here: a read of the public view, a read of the seat's view, the POST; statements and CPU "
+               "include the workers' sweeps and the clocks' timers meanwhile)")
     click.echo(f"fault run: {figures.seconds:.0f} s, {figures.killed} of {figures.instances} instances SIGKILLed and restarted")
     for moment in figures.timeline:
         click.echo(f"  {moment}")
