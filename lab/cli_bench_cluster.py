@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from lab.bench_cluster import ClusterFigures, bench_cluster
+from lab.cluster import haproxy_path
 from lab.machine import describe
 
 
@@ -24,6 +25,10 @@ def run(instances: int, kill: int, seconds: float, scale_seconds: float, writers
     if min(writers, followers, tables) < 1 or players < 0 or seconds < 15 or scale_seconds < 5:
         raise click.UsageError("--writers, --followers and --tables must be 1 or more, --seconds 15 or more, "
                                "--scale-seconds 5 or more")
+    try:
+        haproxy_path()
+    except RuntimeError as error:
+        raise click.ClickException(str(error)) from None
     click.echo(describe())
     with tempfile.TemporaryDirectory(prefix="pitch-bench-cluster-") as scratch:
         folder = Path(logs or scratch)

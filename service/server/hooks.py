@@ -111,6 +111,7 @@ def draining_path(worker_tmp_dir: str | None, master_pid: int) -> Path:
 def _drain_on_term(server: Any, seconds: float) -> None:
     """Make the master ``server`` drain for ``seconds`` on its first SIGTERM before it stops (gunicorn's Arbiter)."""
     stop = server.handle_term  # gunicorn's: raise StopIteration, which halts the master gracefully
+    draining_path(server.cfg.worker_tmp_dir, os.getpid()).unlink(missing_ok=True)  # a killed master's, of this pid
 
     def handle_term(arbiter: Any) -> None:
         path = draining_path(arbiter.cfg.worker_tmp_dir, os.getpid())
