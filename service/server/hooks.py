@@ -167,7 +167,9 @@ def _serving(worker: Any) -> Any:
     """Return what the worker's app serves with (service/api/context.py), or None for another app."""
     from service.api.context import kept
 
-    return kept(getattr(worker.wsgi, "extensions", {}))
+    # The master calls worker_exit too, on its own copy of a worker that was already gone (a recycled worker
+    # that exited as a HUP's reload told it to stop): that copy never loaded an app.
+    return kept(getattr(getattr(worker, "wsgi", None), "extensions", {}))
 
 
 def on_exit(server: Any) -> None:
