@@ -50,6 +50,24 @@ def bench_api(clients: int, games: int, workers: int, database: str | None, roun
     run(clients, games, workers, database, rounds)
 
 
+@bench.command("cluster")
+@click.option("--instances", default=3, show_default=True, help="pitch serve instances (each a host) behind HAProxy.")
+@click.option("--kill", default=1, show_default=True, help="Instances SIGKILLed a third of the way in, started again at two thirds.")
+@click.option("--seconds", default=60.0, show_default=True, help="Length of the fault run.")
+@click.option("--scale-seconds", default=20.0, show_default=True, help="Length of each scaling phase (1, 2, ... instances).")
+@click.option("--writers", default=6, show_default=True, help="Clients playing four-human games.")
+@click.option("--players", default=2, show_default=True, help="Clients playing one seat against three computers.")
+@click.option("--followers", default=8, show_default=True, help="Live-stream clients (a third on the global feed).")
+@click.option("--tables", default=4, show_default=True, help="Tables with a 3 s turn clock where nobody acts.")
+@click.option("--logs", default=None, type=click.Path(file_okay=False), help="Folder for the processes' logs (default: a temporary one).")
+def bench_cluster(instances: int, kill: int, seconds: float, scale_seconds: float, writers: int, players: int,
+                  followers: int, tables: int, logs: str | None) -> None:
+    """A cluster behind HAProxy: throughput per instance count, then instances killed mid-run and nothing lost."""
+    from lab.cli_bench_cluster import run
+
+    run(instances, kill, seconds, scale_seconds, writers, players, followers, tables, logs)
+
+
 @bench.command("store")
 @click.option("--backends", default="sqlite,postgresql", show_default=True, help="Backends to measure, as a comma list.")
 @click.option("--rounds", default=30, show_default=True, help="Interleaved rounds of every operation on both stores.")

@@ -21,6 +21,8 @@ traceback later.
 | PITCH_LOG_LEVEL | level of the JSON log lines (debug, info, warning, error) | info |
 | PITCH_WRITE_RATE / PITCH_WRITE_BURST | writes (POST) per second per client address, and the burst; 0: no limit | 20 / 60 |
 | PITCH_HINT_RATE / PITCH_HINT_BURST | hints and bid analyses per minute per seat, and the burst; 0: no limit | 12 / 4 |
+| PITCH_LIMITS_URL | Redis URL where the rate limits are counted, shared by every instance that names it; unset: each process counts its own | unset |
+| PITCH_DRAIN_SECONDS | seconds a server told to stop (SIGTERM) answers /readyz 503 while still serving, before it stops accepting | 0 (5 under service/server/conf.py) |
 | PITCH_PROXY_HOPS | trusted proxies in front of the API whose X-Forwarded-For names the client | 0 |
 | PITCH_REQUEST_TIMEOUT | seconds a request may run before its gunicorn worker is replaced | 30 |
 | PITCH_MAX_REQUESTS | requests a gunicorn worker serves before it is replaced by a fresh one; 0: never | 10000 |
@@ -63,7 +65,7 @@ def default_sqlite_url(data_dir: str | Path) -> str:
 
 @dataclass(frozen=True, slots=True)
 class RateLimits:
-    """Token-bucket limits: writes per second per client, hints per minute per seat (0: none)."""
+    """Rate limits: writes per second per client, hints per minute per seat, each with its burst (0: none)."""
 
     write_rate: float = 20.0
     write_burst: int = 60
@@ -103,6 +105,9 @@ class Settings:
     connections: int = 5000
     stream_heartbeat: float = 15.0
     notify_url: str | None = None
+    limits_url: str | None = None
+    limits_prefix: str = "pitch-limits"  # the Redis keys' prefix (tests sharing one Redis give each its own)
+    drain_seconds: float = 0.0
 
     @property
     def pool_size(self) -> int:
@@ -150,6 +155,8 @@ class Settings:
             connections=read.number("PITCH_CONNECTIONS", 5000, int, least=1),
             stream_heartbeat=read.heartbeat("PITCH_STREAM_HEARTBEAT", 15.0),
             notify_url=read.notify_url(),
+            limits_url=read.redis_url("PITCH_LIMITS_URL"),
+            drain_seconds=read.number("PITCH_DRAIN_SECONDS", 0.0, float, least=0),
         )
 
 
@@ -226,9 +233,12 @@ class _Reader:
         return seconds
 
     def notify_url(self) -> str | None:
-        raw = self._raw("PITCH_NOTIFY_URL")
+        return self.redis_url("PITCH_NOTIFY_URL")
+
+    def redis_url(self, name: str) -> str | None:
+        raw = self._raw(name)
         if raw is not None and raw.split("://", 1)[0] not in ("redis", "rediss"):
-            raise SettingsError(f"PITCH_NOTIFY_URL must be a redis://host:6379/0 URL, not {raw!r}")
+            raise SettingsError(f"{name} must be a redis://host:6379/0 URL, not {raw!r}")
         return raw
 
     def broker_url(self) -> str | None:

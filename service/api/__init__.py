@@ -168,6 +168,6 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     app.register_blueprint(docs)
     api.register_blueprint(streams_blueprint)
     problems.register(app)
-    observe.install(app, metrics, observe.Limiters.from_limits(settings.limits))
+    observe.install(app, metrics, observe.Limiters.from_settings(settings))
     cors.install(app, settings.cors_origins)
     return app

@@ -7,7 +7,8 @@ it through ``serving()`` (or ``services()``), never through a string key of its 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app
@@ -19,13 +20,31 @@ from service.streams import StreamHub
 _KEY = "pitch"
 
 
+class Drain:
+    """Whether the server this process serves for is draining (told to stop, still serving): a file its gunicorn
+    master creates then (service/server/hooks.py), which ``/readyz`` looks for."""
+
+    def __init__(self) -> None:
+        self.path: Path | None = None
+
+    def watch(self, path: Path) -> None:
+        """Look for ``path`` from now on."""
+        self.path = path
+
+    @property
+    def is_draining(self) -> bool:
+        """Tell whether the server is draining."""
+        return self.path is not None and self.path.exists()
+
+
 @dataclass(frozen=True, slots=True)
 class Serving:
-    """The app's services, the streams it serves from them, and the metrics it counts."""
+    """The app's services, the streams it serves from them, the metrics it counts, and whether it drains."""
 
     services: Services
     streams: StreamHub
     metrics: PrometheusMetrics
+    drain: Drain = field(default_factory=Drain)
 
 
 def keep(app: Flask, serving: Serving) -> None:

@@ -11,10 +11,11 @@
   than its ``limit_request_field_size`` (8,190) is answered 414 ``/problems/uri-too-long``
   or 431 ``/problems/headers-too-large``, as gunicorn answers them before the app; the app
   keeps the same limits so that the answer is the same behind any server.
-- Rate limits (service/ratelimit.py): every write (POST) takes a token of its client
-  address's bucket; a hint or bid analysis also takes one of its seat's (the game and
-  the token's hash). An empty bucket answers 429 ``/problems/rate-limited`` with
-  Retry-After. A write that only a seat may make (an action, a hint, a bid analysis)
+- Rate limits (service/ratelimit.py): every write (POST) counts against its client
+  address's limit; a hint or bid analysis also against its seat's (the game and the
+  token's hash). Counted in this process, or in Redis with ``PITCH_LIMITS_URL`` (one
+  limit for the whole cluster). A request past its limit is answered 429
+  ``/problems/rate-limited`` with Retry-After. A write that only a seat may make (an action, a hint, a bid analysis)
   sent with no Authorization header at all is answered 401 first: it costs nothing to
   refuse, and the client learns what it lacks instead of when to retry.
 """
@@ -29,10 +30,10 @@ from dataclasses import dataclass
 from flask import Flask, Response, g, request
 
 from service.api import problems
-from service.config import RateLimits
+from service.config import Settings
 from service.logs import REQUEST_ID_HEADER, accept_request_id, bind_request_id, unbind_request_id
 from service.metrics import Metrics
-from service.ratelimit import TokenBuckets, retry_after
+from service.ratelimit import Limit, LimitStore, retry_after
 
 log = logging.getLogger("pitch.http")
 
@@ -46,17 +47,19 @@ SEAT_WRITES = HINT_ENDPOINTS | {"games.Actions"}
 
 @dataclass
 class Limiters:
-    """The app's token buckets: writes per client, hints per seat."""
+    """The app's limits: writes per client, hints per seat."""
 
-    writes: TokenBuckets
-    hints: TokenBuckets
+    writes: Limit
+    hints: Limit
 
     @classmethod
-    def from_limits(cls, limits: RateLimits) -> Limiters:
-        """Return buckets with the configured rates (hints are configured per minute)."""
+    def from_settings(cls, settings: Settings) -> Limiters:
+        """Return the configured limits (hints are configured per minute), kept where the settings say."""
+        limits = settings.limits
+        store = LimitStore(settings.limits_url, settings.limits_prefix)
         return cls(
-            TokenBuckets(limits.write_rate, limits.write_burst),
-            TokenBuckets(limits.hint_rate_per_minute / 60.0, limits.hint_burst),
+            Limit("writes", limits.write_rate, limits.write_burst, store),
+            Limit("hints", limits.hint_rate_per_minute / 60.0, limits.hint_burst, store),
         )
 
 

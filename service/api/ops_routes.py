@@ -9,6 +9,10 @@ serve: the database answers, and so does the broker when one is configured, each
 its own bound (the broker's ping waits at most ``PITCH_BROKER_TIMEOUT``, and 2 s), so a
 hung broker makes a quick 503 that says why, never a request held to its timeout. A load
 balancer sends traffic only to ready processes; an orchestrator restarts unhealthy ones.
+
+A server told to stop (SIGTERM) first drains: for ``PITCH_DRAIN_SECONDS`` it serves on while
+``/readyz`` answers 503 (``this server is stopping``), so that the load balancer's checks
+take it out before it stops accepting (service/server/hooks.py).
 """
 
 from __future__ import annotations
@@ -48,10 +52,15 @@ class Ready(MethodView):
     @ops.problems(503)
     def get(self) -> Any:
         """Tell whether this process can serve: the database answers, and the broker when one is set."""
-        serving = services()
+        if serving().drain.is_draining:
+            return problems.problem(
+                "unavailable", "not ready: this server is stopping (draining); send requests to another",
+                {"Retry-After": READY_RETRY_AFTER},
+            )
+        built = services()
         reasons: list[str] = []
-        checks = {"database": _check("database", serving.games.store.ping, reasons)}
-        broker = serving.broker
+        checks = {"database": _check("database", built.games.store.ping, reasons)}
+        broker = built.broker
         if broker is not None:
             checks["broker"] = _check("broker", lambda: broker.ping(BROKER_PING_SECONDS), reasons)
         if reasons:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 from pathlib import Path
 
@@ -62,7 +61,7 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
 
         _prepare_sqlite(settings.database_url)
         upgrade(settings.database_url)
-    logging.getLogger("service.cli").info("serving on http://%s with %s", bind, _safe_url(settings.database_url))
+    # "serving on ..." is said by each worker once it has its app (service/server/hooks.py): only then does the port answer.
 
     def load() -> object:
         from service.api import create_app
@@ -70,12 +69,6 @@ def serve(host: str | None, port: int | None, workers: int | None) -> None:
         return create_app(settings=settings)
 
     run_gunicorn(settings, bind, count, load)
-
-
-def _safe_url(url: str) -> str:
-    from sqlalchemy.engine import make_url
-
-    return make_url(url).render_as_string(hide_password=True)
 
 
 def _prepare_sqlite(url: str) -> None:

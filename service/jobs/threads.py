@@ -184,12 +184,18 @@ class ThreadRunner:
                 self._timed.wait(self._timers[0][0] - now if self._timers else None)
 
     def _sweep(self) -> None:
+        # The first sweep comes as soon as the threads can run jobs: a runner that starts while another stops
+        # (a worker booting as another is recycled) may miss the wake-up of the jobs the other released, and
+        # workers recycled faster than the sweep's period would never take them up.
         assert self.jobs is not None
-        while not self._stop.wait(self._sweep_seconds):
+        self._warmed.wait()
+        while not self._stop.is_set():
             try:
                 self.jobs.sweep()
             except Exception:
                 log.exception("the job sweep failed; trying again in %s s", self._sweep_seconds)
+            if self._stop.wait(self._sweep_seconds):
+                return
 
 
 def _drain(jobs: queue.Queue[str | None]) -> list[str]:

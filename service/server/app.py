@@ -32,8 +32,11 @@ to the ``gunicorn`` command (``gunicorn -c python:service.server.conf 'service.a
   lines (service/logs.py); gunicorn's control socket off (it would be one file in the
   home folder, shared by every server the user runs).
 - Hooks (service/server/hooks.py): the kernels compiled before the workers start; the
-  metrics port served by the master; a stopping worker's live streams ended and its jobs
-  released at once; dead workers' live gauges forgotten.
+  metrics port served by the master; "serving on" said once a worker answers; SIGTERM
+  drains (``/readyz`` 503 for ``PITCH_DRAIN_SECONDS``, then a graceful stop); a stopping
+  worker's live streams ended and its jobs released at once; dead workers' live gauges
+  forgotten. The grace time of a stop is ``PITCH_DRAIN_SECONDS`` plus ``GRACEFUL_TIMEOUT``
+  for the requests in flight.
 """
 
 from __future__ import annotations
@@ -100,7 +103,7 @@ def gunicorn_options(settings: Settings, bind: str, processes: int) -> dict[str,
         "on_reload": gunicorn_hooks.on_reload,
         "when_ready": gunicorn_hooks.when_ready(settings),
         "post_fork": gunicorn_hooks.post_fork(settings),
-        "post_worker_init": gunicorn_hooks.post_worker_init,
+        "post_worker_init": gunicorn_hooks.post_worker_init(settings),
         "pre_request": gunicorn_hooks.pre_request,
         "child_exit": gunicorn_hooks.child_exit,
         "worker_exit": gunicorn_hooks.worker_exit,

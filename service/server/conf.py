@@ -3,9 +3,9 @@
 Run: ``gunicorn -c python:service.server.conf 'service.api:create_app()'`` (the image and
 the systemd unit do): gunicorn finds this module wherever the package is installed. Every
 value comes from the ``PITCH_*`` environment (docs/operations.md, "Configuration"), checked when gunicorn
-reads this module (a bad value stops the start with a line naming the variable), with two
-defaults of its own for a server: ``PITCH_HOST`` 0.0.0.0 and ``PITCH_WORKERS`` one per core
-plus one. The settings themselves are ``pitch serve``'s (service/server/app.py); gunicorn's
+reads this module (a bad value stops the start with a line naming the variable), with three
+defaults of its own for a server: ``PITCH_HOST`` 0.0.0.0, ``PITCH_WORKERS`` one per core
+plus one, and ``PITCH_DRAIN_SECONDS`` 5 (behind a load balancer, a stop drains first). The settings themselves are ``pitch serve``'s (service/server/app.py); gunicorn's
 own ``GUNICORN_CMD_ARGS`` can still override any of them.
 
 Its first act patches the standard library for gevent (service/server/app.py says why).
@@ -29,7 +29,9 @@ from service.server.app import bind_address, gunicorn_options, raise_open_files_
 from service.jobs.warm import KernelCacheError, prepare_kernel_cache  # noqa: E402
 from service.metrics import prepare_metrics_dir  # noqa: E402
 
-_SERVER_DEFAULTS = {"PITCH_HOST": "0.0.0.0", "PITCH_WORKERS": str(multiprocessing.cpu_count() + 1)}
+_SERVER_DEFAULTS = {
+    "PITCH_HOST": "0.0.0.0", "PITCH_WORKERS": str(multiprocessing.cpu_count() + 1), "PITCH_DRAIN_SECONDS": "5",
+}
 
 try:
     _settings = Settings.from_env({**_SERVER_DEFAULTS, **{k: v for k, v in os.environ.items() if v.strip()}})

@@ -8,7 +8,19 @@ of the live streams when a worker stops.
   worker is ready to play computer seats when it starts answering ``/readyz``.
 - ``when_ready``: with ``PITCH_METRICS_PORT`` set, the master serves ``/metrics`` on that
   port (every worker's values added up from ``PROMETHEUS_MULTIPROC_DIR``, the open jobs
-  read from the database at each scrape), and the API's own port does not.
+  read from the database at each scrape), and the API's own port does not. It also teaches
+  the master to drain (below).
+- ``post_worker_init`` logs ``serving on http://...`` once a worker has its app: only then
+  does the port answer (the master listens from ``when_ready``, after a first start's
+  minute of compiling; a request meanwhile would wait in the queue). Nothing says
+  "serving" earlier.
+- SIGTERM drains: the master creates the drain file (``draining_path``), whose presence
+  makes every worker's ``/readyz`` answer 503, and serves on for ``PITCH_DRAIN_SECONDS``
+  so that a load balancer's health checks take the server out while it still answers
+  what is sent to it; then it stops as gunicorn does: the workers stop accepting, end
+  their live streams (whose clients reconnect through the balancer to another server and
+  resume with Last-Event-ID), finish the requests in flight (up to the 30 s graceful
+  timeout) and release their jobs. A second SIGTERM, or SIGINT, stops at once.
 - ``post_fork``: a worker closes its copy of the master's metrics socket, and takes the
   deadline of a request's body (service/server/worker.py).
 - ``child_exit``: prometheus-client forgets a dead worker's live gauges; ``on_exit``: the
@@ -43,9 +55,13 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import signal
+import tempfile
 import threading
 import time
+import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final
 
 from gunicorn.glogging import Logger
@@ -87,10 +103,35 @@ def on_reload(_server: Any) -> None:
     compile_ahead()
 
 
-def when_ready(settings: Settings) -> Callable[[Any], None]:
-    """Return the hook that starts the master's metrics server when ``settings`` name a metrics port."""
+def draining_path(worker_tmp_dir: str | None, master_pid: int) -> Path:
+    """Return the file whose presence says that the server of master ``master_pid`` is draining."""
+    return Path(worker_tmp_dir or tempfile.gettempdir()) / f"pitch-draining-{master_pid}"
 
-    def hook(_server: Any) -> None:
+
+def _drain_on_term(server: Any, seconds: float) -> None:
+    """Make the master ``server`` drain for ``seconds`` on its first SIGTERM before it stops (gunicorn's Arbiter)."""
+    stop = server.handle_term  # gunicorn's: raise StopIteration, which halts the master gracefully
+    draining_path(server.cfg.worker_tmp_dir, os.getpid()).unlink(missing_ok=True)  # a killed master's, of this pid
+
+    def handle_term(arbiter: Any) -> None:
+        path = draining_path(arbiter.cfg.worker_tmp_dir, os.getpid())
+        if seconds <= 0 or path.exists():
+            stop()
+        path.touch()
+        log.info("draining: /readyz answers 503 for %g s while the server serves on, then it stops", seconds)
+        timer = threading.Timer(seconds, arbiter.signal, (signal.SIGTERM, None))
+        timer.daemon = True
+        timer.start()
+
+    server.handle_term = types.MethodType(handle_term, server)
+
+
+def when_ready(settings: Settings) -> Callable[[Any], None]:
+    """Return the hook that teaches the master to drain, and starts its metrics server when ``settings`` name a
+    metrics port."""
+
+    def hook(server: Any) -> None:
+        _drain_on_term(server, settings.drain_seconds)
         if settings.metrics_port is None:
             return
         from service.metrics import serve_metrics
@@ -126,23 +167,44 @@ def _serving(worker: Any) -> Any:
     """Return what the worker's app serves with (service/api/context.py), or None for another app."""
     from service.api.context import kept
 
-    return kept(getattr(worker.wsgi, "extensions", {}))
+    # The master calls worker_exit too, on its own copy of a worker that was already gone (a recycled worker
+    # that exited as a HUP's reload told it to stop): that copy never loaded an app.
+    return kept(getattr(getattr(worker, "wsgi", None), "extensions", {}))
 
 
 def on_exit(server: Any) -> None:
-    """Remove the file of the workers' recycling turns as the master exits (service/server/worker.py)."""
+    """Remove the files of the workers' recycling turns and of the drain as the master exits."""
     from service.server.worker import recycling_turns_path
 
     recycling_turns_path(server.cfg.worker_tmp_dir, os.getpid()).unlink(missing_ok=True)
+    draining_path(server.cfg.worker_tmp_dir, os.getpid()).unlink(missing_ok=True)
 
 
-def post_worker_init(worker: Any) -> None:
-    """Freeze what the worker has built for the garbage collector; watch the worker, and once it is told to stop
-    end its live streams and release its jobs (gunicorn's hook)."""
-    gc.freeze()
-    serving = _serving(worker)
-    if serving is None:
-        return
+def post_worker_init(settings: Settings) -> Callable[[Any], None]:
+    """Return gunicorn's hook that says the worker serves, freezes what it has built for the garbage collector,
+    and watches it: once it is told to stop, it ends its live streams and releases its jobs."""
+
+    def hook(worker: Any) -> None:
+        gc.freeze()
+        serving = _serving(worker)
+        if serving is not None:
+            serving.drain.watch(draining_path(worker.cfg.worker_tmp_dir, os.getppid()))
+        log.info("serving on http://%s with %s (worker %d)", ",".join(worker.cfg.bind), _safe_url(settings.database_url),
+                 os.getpid())
+        if serving is not None:
+            _watch(worker, serving)
+
+    return hook
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _watch(worker: Any, serving: Any) -> None:
+    """Once ``worker`` is told to stop, end its live streams and release its jobs."""
 
     def watch() -> None:
         while worker.alive:

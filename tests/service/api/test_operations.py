@@ -217,7 +217,7 @@ def test_writes_beyond_a_clients_burst_get_429_with_retry_after(api_services: Se
     refused = client.post("/v1/games", json=body)
     assert refused.status_code == 429 and refused.content_type == "application/problem+json"
     assert refused.get_json()["type"] == "/problems/rate-limited"
-    assert 1 <= int(refused.headers["Retry-After"]) <= 2
+    assert 1 <= int(refused.headers["Retry-After"]) <= 4  # 2 writes in any 4 s
     assert client.get("/v1/rules/presets").status_code == 200  # reads are not limited
     other = client.post("/v1/games", json=body, environ_base={"REMOTE_ADDR": "127.0.0.2"})
     assert other.status_code == 201  # the limit is per client
