@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
+from service.audits.export import GameExport
 from service.config import Settings
 from service.games import GameService
 from service.games.clock import TurnClock
@@ -30,6 +31,7 @@ from service.jobs.runner import JobRunner, sweep_every
 from service.jobs.threads import ThreadRunner
 from service.metrics import Metrics, NoMetrics
 from service.notify import Notifications, open_notifications
+from service.players import PlayerService
 from service.ports.jobs import CLOCK, Broker, Dispatcher
 from service.store import open_event_store
 from service.store.db import make_engine
@@ -52,6 +54,8 @@ class Services:
     metrics: Metrics
     notifications: Notifications
     broker: Broker | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
+    players: PlayerService | None = None  # names, tokens, games, the search (service/players)
+    exports: GameExport | None = None  # finished games as NDJSON (service/audits/export.py)
 
     @property
     def public_metrics(self) -> bool:
@@ -108,7 +112,7 @@ def build_services(
     job_rows = JobRows(engine)
     notifier = notifications.notifier
     store = open_event_store(engine)
-    games = GameService(store, dispatcher, settings.state_cache, metrics=metrics, notifier=notifier)
+    games = GameService(store, dispatcher, settings.state_cache, metrics=metrics, notifier=notifier, players=store)
     hints = HintService(games, job_rows, dispatcher, JobWaits(notifications.bus))
     tables = TableService(games, store)
     handlers = default_handlers(games, job_rows, dispatcher, compute)
@@ -119,4 +123,5 @@ def build_services(
     broker = dispatcher if settings.broker_url and isinstance(dispatcher, Broker) else None
     return Services(
         settings, games, tables, Rematches(tables), hints, jobs, runner, engine, metrics, notifications, broker,
+        PlayerService(games.writer, store, settings.app_keys), GameExport(games, store),
     )

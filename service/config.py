@@ -30,6 +30,7 @@ traceback later.
 | PITCH_CORS_ORIGINS | origins (``https://host:port``, comma-separated, or ``*``) whose browser pages may call the API; unset: none | unset |
 | PITCH_CONNECTIONS | open connections (live streams included) each gunicorn process serves at once | 5000 |
 | PITCH_STREAM_HEARTBEAT | seconds between a live stream's heartbeats (and re-reads of the store) | 15 |
+| PITCH_APP_KEYS | app keys (comma-separated, each at least 32 characters) with which integrators make players and seat them in games by id | unset |
 | PITCH_NOTIFY_URL | Redis URL for the wake-ups of live streams across processes; unset: PostgreSQL's LISTEN/NOTIFY, or on SQLite a poll | unset |
 """
 
@@ -48,6 +49,7 @@ POSTGRES_SCHEMES = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
 SQLITE_SCHEMES = frozenset({"sqlite", "sqlite+pysqlite"})
 DEFAULT_MAX_BODY = 65536  # 64 KiB: ten times the largest hand record of any preset
 DEFAULT_BODY_TIMEOUT = 5.0  # seconds: 64 KiB arrive in well under a second on the slowest link served
+MIN_APP_KEY = 32  # an app key is a secret as strong as a token
 BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
 T = TypeVar("T", int, float)
 
@@ -103,6 +105,7 @@ class Settings:
     connections: int = 5000
     stream_heartbeat: float = 15.0
     notify_url: str | None = None
+    app_keys: tuple[str, ...] = ()
 
     @property
     def pool_size(self) -> int:
@@ -150,6 +153,7 @@ class Settings:
             connections=read.number("PITCH_CONNECTIONS", 5000, int, least=1),
             stream_heartbeat=read.heartbeat("PITCH_STREAM_HEARTBEAT", 15.0),
             notify_url=read.notify_url(),
+            app_keys=read.app_keys(),
         )
 
 
@@ -230,6 +234,13 @@ class _Reader:
         if raw is not None and raw.split("://", 1)[0] not in ("redis", "rediss"):
             raise SettingsError(f"PITCH_NOTIFY_URL must be a redis://host:6379/0 URL, not {raw!r}")
         return raw
+
+    def app_keys(self) -> tuple[str, ...]:
+        keys = tuple(k.strip() for k in (self._raw("PITCH_APP_KEYS") or "").split(",") if k.strip())
+        short = [k for k in keys if len(k) < MIN_APP_KEY]
+        if short:
+            raise SettingsError(f"PITCH_APP_KEYS: each key must be at least {MIN_APP_KEY} characters (a secret)")
+        return keys
 
     def broker_url(self) -> str | None:
         raw = self._raw("PITCH_BROKER_URL")

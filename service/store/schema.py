@@ -121,3 +121,49 @@ listings_table = sa.Table(
     sa.Column("created_at", sa.Text(), nullable=False),
     sa.Index("ix_listings_created_at_game_id", "created_at", "game_id"),
 )
+
+# Players (migration 0008): names, hashed tokens (the highest number acts), seats held, the games' index.
+players_table = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Text(), primary_key=True),
+    sa.Column("name", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+)
+
+player_tokens_table = sa.Table(
+    "player_tokens",
+    metadata,
+    sa.Column("token_hash", sa.Text(), primary_key=True),
+    sa.Column("player_id", sa.Text(), nullable=False),
+    sa.Column("number", sa.Integer(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+    sa.UniqueConstraint("player_id", "number", name="uq_player_tokens_player_id_number"),
+)
+
+game_players_table = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("player_id", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+    sa.UniqueConstraint("game_id", "player_id", name="uq_game_players_game_id_player_id"),
+    sa.Index("ix_game_players_player_id_created_at", "player_id", "created_at", "game_id"),
+)
+
+game_index_table = sa.Table(
+    "game_index",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("preset", sa.Text(), nullable=False),
+    sa.Column("family", sa.Text(), nullable=False),
+    sa.Column("rated", sa.Boolean(), nullable=False),
+    sa.Column("status", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+    sa.Column("finished_at", sa.Text(), nullable=True),
+    sa.Index("ix_game_index_created_at", "created_at", "game_id"),
+    sa.Index("ix_game_index_preset_created_at", "preset", "created_at", "game_id"),
+    sa.Index("ix_game_index_status_created_at", "status", "created_at", "game_id"),
+    sa.Index("ix_game_index_rated_created_at", "rated", "created_at", "game_id"),
+)
