@@ -8,6 +8,8 @@ from service.api.fields import enum_of
 from service.ports.players import FAMILIES, STATUSES
 
 TIME = {"description": "A UTC time as the service writes times: 2025-01-01T12:00:00.000000Z."}
+TIME_TEXT = validate.Regexp(r"^[0-9]{4}(-[0-9]{2}(-[0-9]{2}(T[0-9]{2}(:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?)?Z?)?)?)?$",
+                           error="a UTC time written 2026-01-31T12:00:00Z, or its beginning (2026-01-31)")
 CURSOR = [validate.Length(min=1, max=200), validate.Regexp(r"^[0-9A-Za-z:.+|_-]+$")]
 
 
@@ -80,9 +82,9 @@ class SearchQuery(PageQuery):
         load_default=None, validate=[validate.Length(min=1, max=100), validate.Regexp(r"^[a-z0-9-]+$")],
     )
     status = enum_of(STATUSES, load_default=None)
-    since = fields.String(load_default=None, validate=validate.Length(min=1, max=40),
+    since = fields.String(load_default=None, validate=TIME_TEXT,
                           metadata={"description": "Created at or after this UTC time (or date: 2026-01-31)."})
-    until = fields.String(load_default=None, validate=validate.Length(min=1, max=40),
+    until = fields.String(load_default=None, validate=TIME_TEXT,
                           metadata={"description": "Created before this UTC time (or date)."})
     rated = fields.Boolean(load_default=None)
 

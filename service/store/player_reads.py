@@ -12,6 +12,7 @@ alone. Each page is one statement, whatever the number of games stored.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 from service.ports.players import GameFound, GameQuery, Player
-from service.store.schema import game_index_table, game_players_table, players_table
+from service.store.schema import game_index_table, players_table
 
 if TYPE_CHECKING:
     from service.store.recorder import Recorder
@@ -28,6 +29,10 @@ if TYPE_CHECKING:
 else:
     _Recorder = object
 
+_PLAYERS_OF = sa.text(
+    "SELECT p.game_id, p.seat, q.id, q.name, q.created_at FROM game_players AS p JOIN players AS q ON q.id = p.player_id"
+    " WHERE p.game_id IN :games"
+).bindparams(sa.bindparam("games", expanding=True))
 _TOKEN = sa.text(
     "SELECT p.id, p.name, p.created_at FROM player_tokens AS t JOIN players AS p ON p.id = t.player_id"
     " WHERE t.token_hash = :token_hash"
@@ -59,7 +64,7 @@ class PlayerReads(_Recorder):
     def search(self, query: GameQuery) -> list[GameFound]:
         """Return a page of the games the query finds, newest first."""
         with self._transaction(read_only=True) as conn:
-            rows = conn.execute(search_statement(query)).all()
+            rows = conn.execute(*search_statement(query)).all()
             players = players_of(conn, [row.game_id for row in rows])
         return [_found(row._mapping, players.get(row.game_id, {})) for row in rows]
 
@@ -73,33 +78,42 @@ class PlayerReads(_Recorder):
             return _found(row._mapping, players_of(conn, [game_id]).get(game_id, {}))
 
 
-def search_statement(query: GameQuery) -> sa.Select[Any]:
-    """Return the statement of a page of the search: keyset-paged, newest first."""
-    g = game_index_table.c
-    if query.player is not None:
-        p = game_players_table.c
-        created, game = p.created_at, p.game_id
-        statement = (
-            sa.select(game_index_table).select_from(game_players_table.join(game_index_table, g.game_id == p.game_id))
-            .where(p.player_id == query.player)
-        )
-    else:
-        created, game = g.created_at, g.game_id
-        statement = sa.select(game_index_table)
-    if query.preset is not None:
-        statement = statement.where(g.preset == query.preset)
-    if query.status is not None:
-        statement = statement.where(g.status == query.status)
-    if query.rated is not None:
-        statement = statement.where(g.rated == query.rated)
-    if query.since is not None:
-        statement = statement.where(created >= query.since)
-    if query.until is not None:
-        statement = statement.where(created < query.until)
-    if query.after is not None:
-        at, game_id = query.after
-        statement = statement.where(sa.or_(created < at, sa.and_(created == at, game < game_id)))
-    return statement.order_by(created.desc(), game.desc()).limit(query.limit)
+def search_statement(query: GameQuery) -> tuple[sa.TextClause, dict[str, Any]]:
+    """Return the statement of a page of the search (keyset-paged, newest first) and its parameters."""
+    params: dict[str, Any] = {
+        "player": query.player, "preset": query.preset, "status": query.status, "rated": query.rated,
+        "since": query.since, "until": query.until, "limit": query.limit,
+        "at": None if query.after is None else query.after[0], "game": None if query.after is None else query.after[1],
+    }
+    shape = tuple(params[name] is not None for name in _FILTERS)
+    return _search_text(shape), params
+
+
+_FILTERS = ("player", "preset", "status", "rated", "since", "until", "at")
+
+
+@functools.cache
+def _search_text(shape: tuple[bool, ...]) -> sa.TextClause:
+    """Return the search's statement for the filters present: one text per shape, built once.
+
+    With a player, the page is read from that player's rows of ``game_players`` (its index on
+    player_id, created_at, game_id); else from ``game_index`` by the index of its filter.
+    """
+    player, preset, status, rated, since, until, after = shape
+    by = "p" if player else "g"
+    sql = "SELECT g.game_id, g.preset, g.family, g.rated, g.status, g.created_at, g.finished_at FROM "
+    sql += "game_players AS p JOIN game_index AS g ON g.game_id = p.game_id" if player else "game_index AS g"
+    where = ["p.player_id = :player"] if player else []
+    where += ["g.preset = :preset"] if preset else []
+    where += ["g.status = :status"] if status else []
+    where += ["g.rated = :rated"] if rated else []
+    where += [f"{by}.created_at >= :since"] if since else []
+    where += [f"{by}.created_at < :until"] if until else []
+    where += [f"({by}.created_at, {by}.game_id) < (:at, :game)"] if after else []
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += f" ORDER BY {by}.created_at DESC, {by}.game_id DESC LIMIT :limit"
+    return sa.text(sql)
 
 
 def players_of(conn: Connection, game_ids: list[str]) -> dict[str, dict[int, Player]]:
@@ -107,12 +121,7 @@ def players_of(conn: Connection, game_ids: list[str]) -> dict[str, dict[int, Pla
     found: dict[str, dict[int, Player]] = defaultdict(dict)
     if not game_ids:
         return found
-    p, q = game_players_table.c, players_table.c
-    rows = conn.execute(
-        sa.select(p.game_id, p.seat, q.id, q.name, q.created_at)
-        .select_from(game_players_table.join(players_table, q.id == p.player_id))
-        .where(p.game_id.in_(game_ids))
-    )
+    rows = conn.execute(_PLAYERS_OF, {"games": game_ids})
     for row in rows:
         found[row.game_id][row.seat] = Player(row.id, row.name, row.created_at)
     return found
