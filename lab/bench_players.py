@@ -27,8 +27,7 @@ import sqlalchemy as sa
 
 from lab.bench_feed import _writer, database, template
 from lab.simulate import random_game
-from service.audits.export import GameExport
-from service.games import GameService
+from service.players.export import GameExport
 from service.hashing import GENESIS_HASH, row_hash
 from service.ports.players import FAMILIES, STATUSES, GameQuery
 from service.store import open_event_store
@@ -220,7 +219,7 @@ def bench_export(games: int = 5_000, backend: str = "postgresql", server: str = 
         try:
             fill_games(engine, games)
             store = open_event_store(engine)
-            export = GameExport(GameService(store), store)
+            export = GameExport(store, store)
             count = size = hands = 0
             begun, cpu = time.perf_counter(), time.process_time()
             for line in export.lines(GameQuery()):

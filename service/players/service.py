@@ -23,7 +23,8 @@ from typing import Any
 from service.errors import ForbiddenError, InvalidRequestError, PlayerNotFoundError, UnauthorizedError
 from service.games.tokens import hash_token, new_token
 from service.games.writer import Writer
-from service.ports.players import GameFound, GameQuery, NewPlayer, Player, PlayerLog, PlayerToken
+from service.players.ratings import shown_statistics
+from service.ports.players import FAMILIES, GameFound, GameQuery, NewPlayer, Player, PlayerLog, PlayerToken
 
 NAME_LENGTH = range(1, 41)
 ME = "me"
@@ -113,11 +114,38 @@ class PlayerService:
     def profile(self, player_id: str) -> dict[str, Any]:
         """Return a player's page: the name, the ratings and statistics by family."""
         player = self.player(player_id)
-        return {"id": player.id, "name": player.name, "created_at": player.created_at, "ratings": {}, "statistics": {}}
+        ratings = {
+            family: {"rating": r.rating, "mu": r.mu, "uncertainty": r.sigma, "games": r.games}
+            for family, r in sorted(self.log.player_ratings(player_id).items())
+        }
+        shown = {family: shown_statistics(sums) for family, sums in sorted(self.log.player_statistics(player_id).items())}
+        return {"id": player.id, "name": player.name, "created_at": player.created_at, "ratings": ratings,
+                "statistics": shown}
 
     def leaderboard(self, family: str, after: str | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
-        """Return a page of a family's players by rating, highest first, and the cursor of the next page."""
-        return [], None
+        """Return a page of a family's players by rating, highest first, and the cursor of the next page.
+
+        The cursor is the last row's rank, rating and id (``rank|rating|id``): any text that is
+        not one starts from the top.
+        """
+        if family not in FAMILIES:
+            raise PlayerNotFoundError(f"there is no leaderboard {family[:40]!r}: the families are {', '.join(FAMILIES)}")
+        rank, start = 0, None
+        if after is not None:
+            parts = after.split("|", 2)
+            try:
+                rank, start = int(parts[0]), (float(parts[1]), parts[2])
+            except (ValueError, IndexError):
+                raise InvalidRequestError("after: not the `next` of a page of this leaderboard") from None
+        rows = self.log.leaderboard(family, start, limit + 1)
+        page = rows[:limit]
+        leaders = [
+            {"rank": rank + i + 1, "id": p.id, "name": p.name, "rating": r.rating, "uncertainty": r.sigma, "games": r.games}
+            for i, (p, r) in enumerate(page)
+        ]
+        more = len(rows) > limit
+        last = page[-1] if page else None
+        return leaders, (f"{rank + len(page)}|{last[1].rating!r}|{last[0].id}" if more and last else None)
 
     def games(self, player_id: str, after: str | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
         """Return a page of the player's games, newest first, and the cursor of the next page."""

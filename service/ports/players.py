@@ -13,6 +13,7 @@ creation, ``GameStatusChanged`` with the change that starts or ends it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -63,7 +64,83 @@ class GameStatusChanged:
     status: str
 
 
-PlayerRow = NewPlayer | PlayerToken | PlayerSeat | GameIndexed | GameStatusChanged
+@dataclass(frozen=True, slots=True)
+class RatingSet:
+    """A player's rating in a family after a rated game: openskill's mu and sigma, and the rated games counted."""
+
+    player_id: str
+    family: str
+    mu: float
+    sigma: float
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class StatisticsAdded:
+    """What one finished game adds to a player's statistics in a family (each a sum over its hands)."""
+
+    player_id: str
+    family: str
+    hands: int = 0
+    bids_made: int = 0
+    bids_set: int = 0
+    maker_hands: int = 0
+    maker_points: int = 0
+    defender_hands: int = 0
+    defender_points: int = 0
+    moons: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GameCounted:
+    """The projection counted this finished game (once: a second is refused), with its export's line."""
+
+    game_id: str
+    position: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectionAdvanced:
+    """The projection read the feed from ``after`` to ``to``: stored only if it is still at ``after``."""
+
+    name: str
+    after: int
+    to: int
+
+
+@dataclass(frozen=True, slots=True)
+class ProjectionLeased:
+    """``holder`` runs the projection until ``until``: stored only if no other holder's lease runs at ``now``."""
+
+    name: str
+    holder: str
+    until: str
+    now: str
+
+
+PlayerRow = (
+    NewPlayer | PlayerToken | PlayerSeat | GameIndexed | GameStatusChanged | RatingSet | StatisticsAdded | GameCounted
+    | ProjectionAdvanced | ProjectionLeased
+)
+
+
+class ProjectionMovedError(Exception):
+    """Another process advanced the projection (or holds its lease): this one's batch was not stored."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    """A player's stored rating in a family."""
+
+    mu: float
+    sigma: float
+    games: int
+
+    @property
+    def rating(self) -> float:
+        """Return the conservative rating a leaderboard ranks by: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,4 +201,32 @@ class PlayerLog(Protocol):
 
     def indexed(self, game_id: str) -> GameFound | None:
         """Return the game's row of the index with its players, None for a game not indexed."""
+        ...
+
+    def projection_position(self, name: str) -> int:
+        """Return the feed position the projection has stored what it read up to."""
+        ...
+
+    def ratings(self, player_ids: Sequence[str], family: str) -> dict[str, Rating]:
+        """Return these players' stored ratings in ``family`` (a player not rated yet is left out)."""
+        ...
+
+    def player_ratings(self, player_id: str) -> dict[str, Rating]:
+        """Return a player's ratings by family."""
+        ...
+
+    def player_statistics(self, player_id: str) -> dict[str, dict[str, int]]:
+        """Return a player's statistics (the sums) by family."""
+        ...
+
+    def leaderboard(self, family: str, after: tuple[float, str] | None, limit: int) -> list[tuple[Player, Rating]]:
+        """Return a page of a family's rated players, highest rating first, after (rating, player id)."""
+        ...
+
+    def export_lines(self, game_ids: Sequence[str]) -> dict[str, str]:
+        """Return the export's line of each of these games the projection counted."""
+        ...
+
+    def all_ratings(self) -> dict[tuple[str, str], Rating]:
+        """Return every stored rating by (player id, family)."""
         ...

@@ -14,13 +14,17 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from service.ports.players import GameFound, GameQuery, Player
-from service.store.schema import game_index_table, players_table
+from service.ports.players import GameFound, GameQuery, Player, Rating
+from service.store.schema import (
+    STATISTICS, game_index_table, player_statistics_table, players_table, projections_table,
+    ratings_table,
+)
 
 if TYPE_CHECKING:
     from service.store.recorder import Recorder
@@ -33,6 +37,8 @@ _PLAYERS_OF = sa.text(
     "SELECT p.game_id, p.seat, q.id, q.name, q.created_at FROM game_players AS p JOIN players AS q ON q.id = p.player_id"
     " WHERE p.game_id IN :games"
 ).bindparams(sa.bindparam("games", expanding=True))
+_EXPORT_LINES = sa.text("SELECT game_id, line FROM counted_games WHERE game_id IN :games").bindparams(
+    sa.bindparam("games", expanding=True))
 _TOKEN = sa.text(
     "SELECT p.id, p.name, p.created_at FROM player_tokens AS t JOIN players AS p ON p.id = t.player_id"
     " WHERE t.token_hash = :token_hash"
@@ -76,6 +82,66 @@ class PlayerReads(_Recorder):
             if row is None:
                 return None
             return _found(row._mapping, players_of(conn, [game_id]).get(game_id, {}))
+
+
+    def projection_position(self, name: str) -> int:
+        """Return the feed position the projection has stored what it read up to."""
+        c = projections_table.c
+        with self._transaction(read_only=True) as conn:
+            found = conn.execute(sa.select(c.position).where(c.name == name)).scalar_one_or_none()
+        return 0 if found is None else int(found)
+
+    def ratings(self, player_ids: Sequence[str], family: str) -> dict[str, Rating]:
+        """Return these players' stored ratings in ``family`` (a player not rated yet is left out)."""
+        if not player_ids:
+            return {}
+        c = ratings_table.c
+        query = sa.select(c.player_id, c.mu, c.sigma, c.games).where(c.family == family, c.player_id.in_(list(player_ids)))
+        with self._transaction(read_only=True) as conn:
+            return {r.player_id: Rating(float(r.mu), float(r.sigma), int(r.games)) for r in conn.execute(query)}
+
+    def player_ratings(self, player_id: str) -> dict[str, Rating]:
+        """Return a player's ratings by family."""
+        c = ratings_table.c
+        query = sa.select(c.family, c.mu, c.sigma, c.games).where(c.player_id == player_id)
+        with self._transaction(read_only=True) as conn:
+            return {r.family: Rating(float(r.mu), float(r.sigma), int(r.games)) for r in conn.execute(query)}
+
+    def player_statistics(self, player_id: str) -> dict[str, dict[str, int]]:
+        """Return a player's statistics (the sums) by family."""
+        c = player_statistics_table.c
+        with self._transaction(read_only=True) as conn:
+            rows = conn.execute(sa.select(player_statistics_table).where(c.player_id == player_id)).all()
+        return {r.family: {name: int(r._mapping[name]) for name in STATISTICS} for r in rows}
+
+    def leaderboard(self, family: str, after: tuple[float, str] | None, limit: int) -> list[tuple[Player, Rating]]:
+        """Return a page of a family's rated players, highest rating first, after (rating, player id)."""
+        r, p = ratings_table.c, players_table.c
+        query = (
+            sa.select(p.id, p.name, p.created_at, r.mu, r.sigma, r.games)
+            .select_from(ratings_table.join(players_table, p.id == r.player_id)).where(r.family == family)
+        )
+        if after is not None:
+            query = query.where(sa.tuple_(r.rating, r.player_id) < sa.tuple_(sa.literal(after[0]), sa.literal(after[1])))
+        query = query.order_by(r.rating.desc(), r.player_id.desc()).limit(limit)
+        with self._transaction(read_only=True) as conn:
+            return [(Player(row.id, row.name, row.created_at), Rating(float(row.mu), float(row.sigma), int(row.games)))
+                    for row in conn.execute(query)]
+
+    def export_lines(self, game_ids: Sequence[str]) -> dict[str, str]:
+        """Return the export's line of each of these games the projection counted."""
+        if not game_ids:
+            return {}
+        with self._transaction(read_only=True) as conn:
+            rows = conn.execute(_EXPORT_LINES, {"games": list(game_ids)})
+            return {row.game_id: row.line for row in rows}
+
+    def all_ratings(self) -> dict[tuple[str, str], Rating]:
+        """Return every stored rating by (player id, family)."""
+        c = ratings_table.c
+        with self._transaction(read_only=True) as conn:
+            rows = conn.execute(sa.select(c.player_id, c.family, c.mu, c.sigma, c.games))
+            return {(r.player_id, r.family): Rating(float(r.mu), float(r.sigma), int(r.games)) for r in rows}
 
 
 def search_statement(query: GameQuery) -> tuple[sa.TextClause, dict[str, Any]]:

@@ -22,14 +22,20 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 from service.ports.events import CreationKey, Row, SeatRecord
-from service.ports.players import GameIndexed, GameStatusChanged, NewPlayer, PlayerSeat, PlayerToken
+from service.ports.players import (
+    GameCounted, GameIndexed, GameStatusChanged, NewPlayer, PlayerSeat, PlayerToken, ProjectionAdvanced, ProjectionLeased,
+    RatingSet, StatisticsAdded,
+)
 from service.ports.tables import Invite, Listing, ListingChange
 from service.store.listings import change_listing, insert_listing
 from service.store.player_rows import write_player_rows
 from service.store.schema import idempotency_keys_table, invites_table, seats_table
 
 
-_PLAYER_ROWS = (NewPlayer, PlayerToken, PlayerSeat, GameIndexed, GameStatusChanged)
+_PLAYER_ROWS = (
+    NewPlayer, PlayerToken, PlayerSeat, GameIndexed, GameStatusChanged, RatingSet, StatisticsAdded, GameCounted,
+    ProjectionAdvanced, ProjectionLeased,
+)
 
 
 def write_rows(conn: Connection, game_id: str | None, rows: Sequence[Row], now: str) -> None:

@@ -167,3 +167,43 @@ game_index_table = sa.Table(
     sa.Index("ix_game_index_status_created_at", "status", "created_at", "game_id"),
     sa.Index("ix_game_index_rated_created_at", "rated", "created_at", "game_id"),
 )
+
+# Ratings and statistics (migration 0009): projections of the log, each at its stored position.
+STATISTICS = ("hands", "bids_made", "bids_set", "maker_hands", "maker_points", "defender_hands", "defender_points", "moons")
+
+projections_table = sa.Table(
+    "projections",
+    metadata,
+    sa.Column("name", sa.Text(), primary_key=True),
+    sa.Column("position", sa.BigInteger(), nullable=False),
+    sa.Column("lease_holder", sa.Text(), nullable=True),
+    sa.Column("lease_expires_at", sa.Text(), nullable=True),
+)
+
+ratings_table = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player_id", sa.Text(), primary_key=True),
+    sa.Column("family", sa.Text(), primary_key=True),
+    sa.Column("mu", sa.Float(), nullable=False),
+    sa.Column("sigma", sa.Float(), nullable=False),
+    sa.Column("rating", sa.Float(), nullable=False),
+    sa.Column("games", sa.Integer(), nullable=False),
+    sa.Index("ix_ratings_family_rating", "family", "rating", "player_id"),
+)
+
+player_statistics_table = sa.Table(
+    "player_statistics",
+    metadata,
+    sa.Column("player_id", sa.Text(), primary_key=True),
+    sa.Column("family", sa.Text(), primary_key=True),
+    *(sa.Column(name, sa.Integer(), nullable=False) for name in STATISTICS),
+)
+
+counted_games_table = sa.Table(
+    "counted_games",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("position", sa.BigInteger(), nullable=False),
+    sa.Column("line", sa.Text(), nullable=False),
+)

@@ -6,30 +6,22 @@ import random
 from collections.abc import Sequence
 
 from domain.legal import legal_commands
-from domain.actions import MakeBid, Pass
+from lab.simulate import _choose
 from service.bootstrap import Services
 from service.games.creation import NewGame, SeatRequest
 
 
-def play_to_end(services: Services, game_id: str, seed: str = "play", bid_rate: float = 0.3) -> None:
+def play_to_end(services: Services, game_id: str, seed: str = "play", bid_rate: float = 0.25) -> None:
     """Take legal actions for every seat until the game ends (the random policy, seeded)."""
     rng = random.Random(seed)
     games = services.games
-    for step in range(5_000):
+    for step in range(3_000):
         state = games.load(game_id)
         if state.ended is not None:
             return
         seat = state.to_act
         assert seat is not None
-        commands = legal_commands(state, seat)
-        passes = [c for c in commands if isinstance(c, Pass)]
-        bids = [c for c in commands if isinstance(c, MakeBid)]
-        if passes and (not bids or rng.random() > bid_rate):
-            command = passes[0]
-        elif bids:
-            command = rng.choice(bids)
-        else:
-            command = rng.choice(commands)
+        command = _choose(rng, legal_commands(state, seat), state, seat, bid_rate)
         games.act_as(game_id, command, state.version, f"play:{game_id}:{step}")
     raise AssertionError("the game did not end")
 
