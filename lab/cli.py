@@ -92,7 +92,7 @@ def bench_search(backend: str, games: int, players: int, pages: int, server: str
 
 
 @bench.command("export")
-@click.option("--games", default=5_000, show_default=True, type=click.IntRange(min=1), help="Finished games stored.")
+@click.option("--games", default=2_000, show_default=True, type=click.IntRange(min=1), help="Finished games stored.")
 @click.option("--backend", type=click.Choice(["sqlite", "postgresql"]), default="postgresql", show_default=True)
 @click.option("--server", default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
               help="PostgreSQL server to make a throwaway database on (dropped after).")

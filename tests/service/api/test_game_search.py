@@ -97,3 +97,24 @@ def test_the_export_streams_one_finished_game_a_line_with_its_hands(client: Flas
     assert game["winner"] in (0, 1) and game["rated"] and [p["name"] for p in game["players"]] == ["Ada", "Bob"]
     audited = client.post("/v1/audits", json=game["hands"][0])
     assert audited.status_code == 200, audited.get_json()
+
+
+def test_a_players_page_and_the_leaderboard_after_the_projection(
+    client: FlaskClient, stored: dict[str, Any], api_services: Services,
+) -> None:
+    assert api_services.projection is not None
+    api_services.projection.run_until_caught_up()
+    ada = stored["ada"]
+    page = client.get(f"/v1/players/{ada['id']}").get_json()
+    assert page["name"] == "Ada" and page["ratings"]["partnership"]["games"] == 1
+    assert {"rating", "uncertainty", "games", "mu"} <= set(page["ratings"]["partnership"])
+    assert page["statistics"]["partnership"]["hands"] > 0
+    board = client.get("/v1/leaderboards/partnership", query_string={"limit": 1}).get_json()
+    assert board["players"][0]["rank"] == 1
+    seen = [board["players"][0]["id"]]
+    while board["next"] is not None:
+        board = client.get("/v1/leaderboards/partnership", query_string={"limit": 1, "after": board["next"]}).get_json()
+        seen += [row["id"] for row in board["players"]]
+    assert {ada["id"], stored["bob"]["id"]} <= set(seen) and len(seen) == len(set(seen))
+    assert client.get("/v1/leaderboards/solitaire").status_code == 404
+    assert client.get("/v1/leaderboards/partnership", query_string={"after": "nonsense"}).status_code == 400

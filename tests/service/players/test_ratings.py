@@ -146,3 +146,19 @@ def test_two_projections_at_once_count_each_game_once(services: Services) -> Non
     assert counted == 4 and sum(games.values()) == 7
     log = services.games.store
     assert rebuild(log, log) == log.all_ratings()  # type: ignore[attr-defined]
+
+
+def test_pitch_ratings_rebuild_says_the_served_ratings_equal_the_logs(services: Services) -> None:
+    from click.testing import CliRunner
+
+    from service.cli.main import main
+
+    env = {"PITCH_DATABASE_URL": services.settings.database_url}
+    runner = CliRunner()
+    assert runner.invoke(main, ["ratings", "run", "--once"], env=env).exit_code == 0
+    result = runner.invoke(main, ["ratings", "rebuild"], env=env)
+    assert result.exit_code == 0, result.output
+    assert "every rating served equals the one computed from the log" in result.output
+    with services.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE ratings SET mu = mu + 1 WHERE family = 'cut-throat'"))
+    assert runner.invoke(main, ["ratings", "rebuild"], env=env).exit_code == 1
