@@ -8,7 +8,7 @@ later ones, each timed: median and p99 in milliseconds.
 
 export: a PostgreSQL store of ``games`` finished games (copies of a few games played to
 their end by the random policy, each under its own id, with its index row and players),
-exported as GET /v1/games/export does (service/audits/export.py); games per second.
+exported as GET /v1/games/export does (service/players/export.py); games per second.
 """
 
 from __future__ import annotations
