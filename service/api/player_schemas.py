@@ -14,7 +14,10 @@ CURSOR = [validate.Length(min=1, max=200), validate.Regexp(r"^[0-9A-Za-z:.+|_-]+
 
 
 class CreatePlayerRequest(Schema):
-    name = fields.String(required=True, metadata={"description": "1 to 40 printable characters; names need not be unique."})
+    name = fields.String(
+        required=True, validate=[validate.Length(min=1, max=40), validate.Regexp(r"\S")],
+        metadata={"description": "1 to 40 printable characters, not only spaces; names need not be unique."},
+    )
 
 
 class PlayerCreated(Schema):
@@ -77,7 +80,8 @@ class PageQuery(Schema):
 
 
 class SearchQuery(PageQuery):
-    player = fields.String(load_default=None, validate=validate.Length(min=1, max=64), metadata={"description": "A player's id."})
+    player = fields.String(load_default=None, validate=[validate.Length(min=1, max=64), validate.Regexp(r"^[0-9A-Za-z-]+$")],
+                           metadata={"description": "A player's id."})
     preset = fields.String(
         load_default=None, validate=[validate.Length(min=1, max=100), validate.Regexp(r"^[a-z0-9-]+$")],
     )

@@ -16,7 +16,7 @@ from service.api.context import services
 from service.api.replay_schemas import ViewQuery
 from service.errors import InvalidRequestError, UnauthorizedError
 from service.games import ClockSettings, CreatedGame, GameService, NewGame
-from service.games.creation import MIN_CREATION_KEY, seat_request
+from service.games.creation import MIN_CREATION_KEY, check_request, seat_request
 
 games = PitchBlueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
 meta = PitchBlueprint("meta", __name__, description="Rules, presets and health.")
@@ -119,11 +119,13 @@ def _create(
         settings = ClockSettings(clock["seconds"], clock["stand_in"]["level"], clock["handover_after"])
     players = services().players
     asked = [s.get("player") for s in seats]
-    held = players.seat_players(_token(), asked) if players is not None else [None] * len(seats)
-    return _service().create(NewGame(
-        preset, options, [replace(seat_request(s), player=p) for s, p in zip(seats, held)], seed, listed, settings,
+    request = NewGame(
+        preset, options, [replace(seat_request(s), player=p) for s, p in zip(seats, asked)], seed, listed, settings,
         idempotency_key=key, rated=rated,
-    ))
+    )
+    check_request(request)  # malformed seats and rules are 400s before a player's token is asked for
+    held = players.seat_players(_token(), asked) if players is not None else [None] * len(seats)
+    return _service().create(replace(request, seats=[replace(s, player=p) for s, p in zip(request.seats, held)]))
 
 
 @games.route("/games/<game_id>")

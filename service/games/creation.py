@@ -116,11 +116,7 @@ def create_game(writer: Writer, request: NewGame) -> CreatedGame:
     Under an idempotency key, a repeat of the request answers the game it created; another
     request under the key raises IdempotencyKeyError.
     """
-    specs = [seat_spec(i, seat) for i, seat in enumerate(request.seats)]
-    check_players(request)
-    rules = resolve_rules(request.preset, request.options)
-    if len(specs) != rules.players:
-        raise InvalidRequestError(f"these rules seat {rules.players} players, but {len(specs)} seats were given")
+    specs, rules = check_request(request)
     key = request.idempotency_key
     if key is not None and len(key) < MIN_CREATION_KEY:
         raise InvalidRequestError(
@@ -170,6 +166,19 @@ def create_game(writer: Writer, request: NewGame) -> CreatedGame:
                for i, spec in enumerate(specs)],
         table=table_view(state) if request.at_table else None,
     )
+
+
+def check_request(request: NewGame) -> tuple[list[SeatSpec], Rules]:
+    """Return the seats and rules a creation asks for; raise for seats or rules that cannot be (400).
+
+    The API checks a request so before it looks up the players its seats name (service/players).
+    """
+    specs = [seat_spec(i, seat) for i, seat in enumerate(request.seats)]
+    check_players(request)
+    rules = resolve_rules(request.preset, request.options)
+    if len(specs) != rules.players:
+        raise InvalidRequestError(f"these rules seat {rules.players} players, but {len(specs)} seats were given")
+    return specs, rules
 
 
 def check_players(request: NewGame) -> None:

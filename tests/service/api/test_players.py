@@ -115,8 +115,8 @@ def test_an_open_seat_claimed_with_an_ended_token_is_refused(client: FlaskClient
 
 def test_me_needs_a_players_token_and_an_id_needs_an_app_key(client: FlaskClient) -> None:
     ada = make_player(client)
-    assert _game(client, None, [{"kind": "human", "player": "me"}, COMPUTER] * 2).status_code == 401
-    by_id = _game(client, ada["token"], [{"kind": "human", "player": ada["id"]}, COMPUTER] * 2)
+    assert _game(client, None, [{"kind": "human", "player": "me"}, COMPUTER, {"kind": "human"}, COMPUTER]).status_code == 401
+    by_id = _game(client, ada["token"], [{"kind": "human", "player": ada["id"]}, COMPUTER, {"kind": "human"}, COMPUTER])
     assert by_id.status_code == 403 and by_id.get_json()["type"] == "/problems/forbidden"
     twice = _game(client, ada["token"], [{"kind": "human", "player": "me"}, {"kind": "human", "player": "me"},
                                          COMPUTER, COMPUTER])
@@ -130,7 +130,7 @@ def test_an_app_key_makes_players_and_seats_them_by_id(app_client: FlaskClient) 
     assert created.status_code == 201, created.get_json()
     view = app_client.get(f"/v1/games/{created.get_json()['id']}", headers=bearer(bob["token"])).get_json()
     assert view["seat"] == 2 and [s["name"] for s in view["seats"]][::2] == ["Ada", "Bob"]
-    unknown = _game(app_client, APP_KEY, [{"kind": "human", "player": "no-such-player"}, COMPUTER] * 2)
+    unknown = _game(app_client, APP_KEY, [{"kind": "human", "player": "no-such-player"}, COMPUTER, {"kind": "human"}, COMPUTER])
     assert unknown.status_code == 400
 
 
