@@ -92,6 +92,38 @@ def bench_store(backends: str, rounds: int, appends: int, batches: int, reads: i
     click.echo(f"after: {describe()}")
 
 
+@bench.command("search")
+@click.option("--backend", type=click.Choice(["sqlite", "postgresql"]), default="sqlite", show_default=True)
+@click.option("--games", default=1_000_000, show_default=True, type=click.IntRange(min=1), help="Games in the index.")
+@click.option("--players", default=10_000, show_default=True, type=click.IntRange(min=8), help="Players, four a game.")
+@click.option("--pages", default=2_000, show_default=True, type=click.IntRange(min=1), help="Pages of the search timed.")
+@click.option("--server", default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
+              help="PostgreSQL server to make a throwaway database on (dropped after).")
+def bench_search(backend: str, games: int, players: int, pages: int, server: str) -> None:
+    """Pages of GET /v1/games's search over a store of a million games: median and p99 per filter."""
+    from lab.bench_players import bench_search as run, search_report
+
+    click.echo(describe())
+    for line in search_report(run(backend, games, players, pages, server)):
+        click.echo(line)
+    click.echo(f"after: {describe()}")
+
+
+@bench.command("export")
+@click.option("--games", default=2_000, show_default=True, type=click.IntRange(min=1), help="Finished games stored.")
+@click.option("--backend", type=click.Choice(["sqlite", "postgresql"]), default="postgresql", show_default=True)
+@click.option("--server", default="postgresql://postgres@127.0.0.1:5432/postgres", show_default=True,
+              help="PostgreSQL server to make a throwaway database on (dropped after).")
+def bench_export(games: int, backend: str, server: str) -> None:
+    """Finished games per second that GET /v1/games/export streams as NDJSON, hands as records."""
+    from lab.bench_players import bench_export as run, export_report
+
+    click.echo(describe())
+    for line in export_report(run(games, backend, server)):
+        click.echo(line)
+    click.echo(f"after: {describe()}")
+
+
 @bench.command("feed")
 @click.option("--backend", type=click.Choice(["sqlite", "postgresql"]), default="sqlite", show_default=True)
 @click.option("--events", default=1_000_000, show_default=True, help="Events in the store.")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Engine
 
+from service.players.export import GameExport
 from service.config import Settings
 from service.games import GameService
 from service.games.clock import TurnClock
@@ -30,6 +31,9 @@ from service.jobs.runner import JobRunner, sweep_every
 from service.jobs.threads import ThreadRunner
 from service.metrics import Metrics, NoMetrics
 from service.notify import Notifications, open_notifications
+from service.players import PlayerService
+from service.players.projection import PlayersProjection
+from service.jobs.projection_thread import ProjectionThread
 from service.ports.jobs import CLOCK, Broker, Dispatcher
 from service.store import open_event_store
 from service.store.db import make_engine
@@ -52,6 +56,10 @@ class Services:
     metrics: Metrics
     notifications: Notifications
     broker: Broker | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
+    players: PlayerService | None = None  # names, tokens, games, the search (service/players)
+    exports: GameExport | None = None  # finished games as NDJSON (service/players/export.py)
+    projection: PlayersProjection | None = None  # ratings, statistics, export lines (service/players/projection.py)
+    projection_thread: ProjectionThread | None = None  # runs it here when jobs run here
 
     @property
     def public_metrics(self) -> bool:
@@ -62,11 +70,17 @@ class Services:
         """Start the background threads, when jobs run in this process."""
         if self.runner is not None and self.runner.jobs is None:
             self.runner.start(self.jobs)
+            if self.projection is not None and self.projection_thread is None:
+                self.projection_thread = ProjectionThread(self.projection)
+                self.projection_thread.start()
 
     def stop_runner(self) -> None:
         """Stop the background threads that run jobs here, releasing the jobs they hold (a server worker stopping)."""
         if self.runner is not None:
             self.runner.stop()
+        if self.projection_thread is not None:
+            self.projection_thread.stop()
+            self.projection_thread = None
 
     def start_listening(self) -> None:
         """Receive the other processes' notifications (a server that serves live streams does)."""
@@ -77,6 +91,8 @@ class Services:
         self.notifications.listener.stop()
         if self.runner is not None:
             self.runner.stop()
+        if self.projection_thread is not None:
+            self.projection_thread.stop()
         close = getattr(self.jobs.dispatcher, "close", None)
         if close is not None:
             close()
@@ -108,7 +124,7 @@ def build_services(
     job_rows = JobRows(engine)
     notifier = notifications.notifier
     store = open_event_store(engine)
-    games = GameService(store, dispatcher, settings.state_cache, metrics=metrics, notifier=notifier)
+    games = GameService(store, dispatcher, settings.state_cache, metrics=metrics, notifier=notifier, players=store)
     hints = HintService(games, job_rows, dispatcher, JobWaits(notifications.bus))
     tables = TableService(games, store)
     handlers = default_handlers(games, job_rows, dispatcher, compute)
@@ -119,4 +135,6 @@ def build_services(
     broker = dispatcher if settings.broker_url and isinstance(dispatcher, Broker) else None
     return Services(
         settings, games, tables, Rematches(tables), hints, jobs, runner, engine, metrics, notifications, broker,
+        PlayerService(games.writer, store, settings.app_keys), GameExport(store, store),
+        PlayersProjection(games.writer, store, store),
     )

@@ -32,6 +32,7 @@ traceback later.
 | PITCH_CORS_ORIGINS | origins (``https://host:port``, comma-separated, or ``*``) whose browser pages may call the API; unset: none | unset |
 | PITCH_CONNECTIONS | open connections (live streams included) each gunicorn process serves at once | 5000 |
 | PITCH_STREAM_HEARTBEAT | seconds between a live stream's heartbeats (and re-reads of the store) | 15 |
+| PITCH_APP_KEYS | app keys (comma-separated, each at least 32 characters) with which integrators make players and seat them in games by id | unset |
 | PITCH_NOTIFY_URL | Redis URL for the wake-ups of live streams across processes; unset: PostgreSQL's LISTEN/NOTIFY, or on SQLite a poll | unset |
 """
 
@@ -50,6 +51,7 @@ POSTGRES_SCHEMES = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
 SQLITE_SCHEMES = frozenset({"sqlite", "sqlite+pysqlite"})
 DEFAULT_MAX_BODY = 65536  # 64 KiB: ten times the largest hand record of any preset
 DEFAULT_BODY_TIMEOUT = 5.0  # seconds: 64 KiB arrive in well under a second on the slowest link served
+MIN_APP_KEY = 32  # an app key is a secret as strong as a token
 BROKER_SCHEMES = ("redis", "rediss", "amqp", "amqps", "pyamqp")
 T = TypeVar("T", int, float)
 
@@ -108,6 +110,7 @@ class Settings:
     limits_url: str | None = None
     limits_prefix: str = "pitch-limits"  # the Redis keys' prefix (tests sharing one Redis give each its own)
     drain_seconds: float = 0.0
+    app_keys: tuple[str, ...] = ()
 
     @property
     def pool_size(self) -> int:
@@ -157,6 +160,7 @@ class Settings:
             notify_url=read.notify_url(),
             limits_url=read.redis_url("PITCH_LIMITS_URL"),
             drain_seconds=read.number("PITCH_DRAIN_SECONDS", 0.0, float, least=0),
+            app_keys=read.app_keys(),
         )
 
 
@@ -240,6 +244,13 @@ class _Reader:
         if raw is not None and raw.split("://", 1)[0] not in ("redis", "rediss"):
             raise SettingsError(f"{name} must be a redis://host:6379/0 URL, not {raw!r}")
         return raw
+
+    def app_keys(self) -> tuple[str, ...]:
+        keys = tuple(k.strip() for k in (self._raw("PITCH_APP_KEYS") or "").split(",") if k.strip())
+        short = [k for k in keys if len(k) < MIN_APP_KEY]
+        if short:
+            raise SettingsError(f"PITCH_APP_KEYS: each key must be at least {MIN_APP_KEY} characters (a secret)")
+        return keys
 
     def broker_url(self) -> str | None:
         raw = self._raw("PITCH_BROKER_URL")

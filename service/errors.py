@@ -3,6 +3,7 @@
     AppError
     ├── GameNotFoundError     no game has that id                         (404)
     ├── JobNotFoundError      no hint or bid analysis has that id         (404)
+    ├── PlayerNotFoundError   no player has that id                       (404)
     ├── GameNotFinishedError  asked of a game still in play               (409)
     ├── HandNotFinishedError  asked of a hand still in play, or never scored (409)
     ├── PositionNotFoundError a stream resumed after a version or position not reached (404)
@@ -10,6 +11,7 @@
     ├── VersionConflictError  the game is not at the expected version     (409)
     ├── IdempotencyKeyError   an Idempotency-Key reused for another body  (422)
     ├── InviteRefusedError    a wrong invite, or none for an invite-only seat (403)
+    ├── ForbiddenError        a player's token where that player holds no seat, an app's right without its key (403)
     └── InvalidRequestError   a request the API schema cannot catch       (400)
 
 Domain errors (MalformedError, RulesError, IllegalActionError and its SeatNotOpenError,
@@ -26,6 +28,10 @@ class AppError(Exception):
 
 class GameNotFoundError(AppError):
     """No game has the requested id."""
+
+
+class PlayerNotFoundError(AppError):
+    """No player has the requested id."""
 
 
 class GameNotFinishedError(AppError):
@@ -62,6 +68,10 @@ class IdempotencyKeyError(AppError):
 
 class InviteRefusedError(AppError):
     """A claim with an invite that is not the seat's, or with none for a seat reached only by invite."""
+
+
+class ForbiddenError(AppError):
+    """A known caller asks for what is not theirs: a player's token in a game where it holds no seat."""
 
 
 class InvalidRequestError(AppError):

@@ -12,6 +12,7 @@ from service.api import context, cors, observe, problems, schemas
 from service.api.action_schemas import document_action_unions
 from service.api.docs_routes import docs
 from service.api.hint_routes import hints
+from service.api.player_routes import players
 from service.api.ops_routes import ops
 from service.api.record_routes import records
 from service.api.record_schemas import document_record_field
@@ -42,7 +43,7 @@ game's hash chain, scores and deals, `POST /v1/audits` replays and scores any ha
 score sheet, as JSON or as text, and `POST /v1/audits/rescore` scores one under other rules.
 Every error is `application/problem+json` (RFC 9457) with a stable `type`:
 /problems/malformed-request (400), /problems/invalid-rules (400), /problems/unauthorized (401),
-/problems/invite-refused (403), /problems/not-found (404), /problems/method-not-allowed (405),
+/problems/invite-refused (403), /problems/forbidden (403), /problems/not-found (404), /problems/method-not-allowed (405),
 /problems/version-conflict (409), /problems/game-not-finished (409), /problems/hand-not-finished (409),
 /problems/seat-taken (409),
 /problems/illegal-action (422), /problems/idempotency-key-reused (422),
@@ -73,6 +74,13 @@ the same game again for the same players once it has ended.
 A seat to act may ask for a hint (`POST /v1/games/{id}/hints`) or, while bidding, for a
 bid analysis (`POST /v1/games/{id}/bid-analysis`): both answer 202 with a `Location` to
 read until its `status` is no longer `pending`; `?wait=SECONDS` (at most 30) waits for it.
+
+Players (`POST /v1/players`, answering a player's token once) have a name, a history
+(`GET /v1/players/{id}/games`), ratings and statistics (`GET /v1/players/{id}`); a player's
+token acts for every seat its player holds (`{"kind": "human", "player": "me"}` at creation,
+or a claim sent with it), and views name each seat's player. `GET /v1/games` searches games,
+`GET /v1/games/export` streams finished ones as NDJSON, and `GET /v1/leaderboards/{family}`
+ranks the players of rated games (docs/players.md).
 """
 
 
@@ -143,7 +151,11 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
         OPENAPI_JSON_PATH="openapi.json",
         API_SPEC_OPTIONS={
             "info": {"description": API_DESCRIPTION},
-            "components": {"securitySchemes": {"seatToken": {"type": "http", "scheme": "bearer"}}},
+            "components": {"securitySchemes": {
+                "seatToken": {"type": "http", "scheme": "bearer"},
+                "playerToken": {"type": "http", "scheme": "bearer", "description": "A player's token (POST /v1/players)."},
+                "appKey": {"type": "http", "scheme": "bearer", "description": "An integrator's app key (PITCH_APP_KEYS)."},
+            }},
         },
     )
     # A longer body is refused (413) before it is read: werkzeug checks Content-Length, and
@@ -160,6 +172,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     api.register_blueprint(games)
     api.register_blueprint(hints)
     api.register_blueprint(tables)
+    api.register_blueprint(players)
     api.register_blueprint(meta)
     api.register_blueprint(replays)
     api.register_blueprint(records)

@@ -9,7 +9,8 @@ Every error response has a stable ``type`` from the closed list below, a short
 | /problems/invalid-rules | 400 | an unknown preset or option, a value out of range, contradictory options |
 | /problems/unauthorized | 401 | no seat token, or a token that is not of this game |
 | /problems/invite-refused | 403 | a claim with an invite that is not the seat's, or with none for a seat reached only by invite |
-| /problems/not-found | 404 | no such game, hint, bid analysis or route |
+| /problems/forbidden | 403 | a player's token in a game where that player holds no seat; a player's id seated without an app key |
+| /problems/not-found | 404 | no such game, player, hint, bid analysis or route |
 | /problems/method-not-allowed | 405 | the route does not take that method |
 | /problems/version-conflict | 409 | the game is not at the expected version |
 | /problems/game-not-finished | 409 | the whole record (or a rematch) of a game that is still being played |
@@ -39,8 +40,8 @@ from domain.errors import IllegalActionError, MalformedError, NotationError, Rul
 from domain.tables import SeatNotOpenError
 from service.api.context import services
 from service.errors import (
-    GameNotFoundError, IdempotencyKeyError, InvalidRequestError, InviteRefusedError, JobNotFoundError,
-    PositionNotFoundError, UnauthorizedError, VersionConflictError,
+    ForbiddenError, GameNotFoundError, IdempotencyKeyError, InvalidRequestError, InviteRefusedError, JobNotFoundError,
+    PlayerNotFoundError, PositionNotFoundError, UnauthorizedError, VersionConflictError,
 )
 from service.ports.events import StoreUnavailableError
 
@@ -52,6 +53,7 @@ PROBLEMS: dict[str, tuple[int, str]] = {
     "invalid-rules": (400, "Invalid rules"),
     "unauthorized": (401, "Unauthorized"),
     "invite-refused": (403, "Invite refused"),
+    "forbidden": (403, "Forbidden"),
     "not-found": (404, "Not found"),
     "method-not-allowed": (405, "Method not allowed"),
     "version-conflict": (409, "Version conflict"),
@@ -169,8 +171,13 @@ def register(app: Flask) -> None:
     def _invite_refused(error: InviteRefusedError) -> Response:
         return problem("invite-refused", str(error))
 
+    @app.errorhandler(ForbiddenError)
+    def _forbidden(error: ForbiddenError) -> Response:
+        return problem("forbidden", str(error))
+
     @app.errorhandler(GameNotFoundError)
     @app.errorhandler(JobNotFoundError)
+    @app.errorhandler(PlayerNotFoundError)
     @app.errorhandler(PositionNotFoundError)
     def _not_found(error: Exception) -> Response:
         return problem("not-found", str(error))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import Response, current_app, request
@@ -15,7 +16,7 @@ from service.api.context import services
 from service.api.replay_schemas import ViewQuery
 from service.errors import InvalidRequestError, UnauthorizedError
 from service.games import ClockSettings, CreatedGame, GameService, NewGame
-from service.games.creation import MIN_CREATION_KEY, seat_request
+from service.games.creation import MIN_CREATION_KEY, check_request, seat_request
 
 games = PitchBlueprint("games", __name__, url_prefix="/v1", description="Create games, view them, act in them.")
 meta = PitchBlueprint("meta", __name__, description="Rules, presets and health.")
@@ -72,9 +73,9 @@ def _as_dumped(payload: dict[str, Any], status: int, headers: dict[str, str] | N
 class Games(MethodView):
     @games.arguments(schemas.CreateGameRequest)
     @games.response(201, schemas.GameCreated, headers={"Location": LOCATION})
-    @games.doc(parameters=[CREATION_KEY_HEADER])
+    @games.doc(parameters=[CREATION_KEY_HEADER], security=[{}, {"playerToken": []}, {"appKey": []}])
     @games.operation("createGame")
-    @games.problems(400, 413, 422, 429, 503)
+    @games.problems(400, 401, 403, 413, 422, 429, 503)
     def post(self, body: dict[str, Any]) -> Any:
         """Create a game and deal its first hand.
 
@@ -84,7 +85,10 @@ class Games(MethodView):
         answers the same game and tokens. A game with open seats (`{"kind": "open"}`) waits
         (phase `waiting`) until they are claimed, each with the `invite` this answer gives it
         instead of a token; `listed` puts it in GET /v1/tables meanwhile, and `clock` sets a
-        turn clock (docs/tables.md).
+        turn clock (docs/tables.md). A human seat with `"player": "me"` is held by the player
+        whose token is the bearer token (which then acts for the seat too); with a player's id,
+        by that player, when the bearer token is an app key. A `rated` game counts in its
+        players' ratings (docs/players.md).
         """
         rules = body["rules"]
         key = request.headers.get("Idempotency-Key")
@@ -92,6 +96,7 @@ class Games(MethodView):
             raise InvalidRequestError("Idempotency-Key must be 1 to 200 characters")
         created = _create(
             rules["preset"], rules["options"], body["seats"], body["seed"], body["listed"], body["clock"], key,
+            body["rated"],
         )
         payload = {
             "id": created.game_id, "version": created.version, "preset": created.preset,
@@ -102,15 +107,25 @@ class Games(MethodView):
 
 def _create(
     preset: str, options: dict[str, Any], seats: list[dict[str, Any]], seed: str | None, listed: bool,
-    clock: dict[str, Any] | None, key: str | None,
+    clock: dict[str, Any] | None, key: str | None, rated: bool,
 ) -> CreatedGame:
-    """Create a game, at a table when it asks for one, once per idempotency key (service/games/creation.py)."""
+    """Create a game, at a table when it asks for one, once per idempotency key (service/games/creation.py).
+
+    A seat's ``player`` is resolved from the request's bearer token: ``me`` is its player, an
+    id needs an app key (service/players/service.py).
+    """
     settings = None
     if clock is not None:
         settings = ClockSettings(clock["seconds"], clock["stand_in"]["level"], clock["handover_after"])
-    return _service().create(NewGame(
-        preset, options, [seat_request(s) for s in seats], seed, listed, settings, idempotency_key=key,
-    ))
+    players = services().players
+    asked = [s.get("player") for s in seats]
+    request = NewGame(
+        preset, options, [replace(seat_request(s), player=p) for s, p in zip(seats, asked)], seed, listed, settings,
+        idempotency_key=key, rated=rated,
+    )
+    check_request(request)  # malformed seats and rules are 400s before a player's token is asked for
+    held = players.seat_players(_token(), asked) if players is not None else [None] * len(seats)
+    return _service().create(replace(request, seats=[replace(s, player=p) for s, p in zip(request.seats, held)]))
 
 
 @games.route("/games/<game_id>")

@@ -91,6 +91,13 @@ class SeatRequest(Schema):
         load_default=False,
         metadata={"description": "With kind open: reached only by its invite, never from the list."},
     )
+    player = fields.String(
+        load_default=None, allow_none=True, validate=validate.Length(min=1, max=64),
+        metadata={"description": (
+            "With kind human: the player holding the seat: me (the player whose token is the request's bearer "
+            "token), or a player's id (with an app key as the bearer token). Their player token acts for the seat."
+        )},
+    )
 
 
 class CreateGameRequest(Schema):
@@ -108,6 +115,12 @@ class CreateGameRequest(Schema):
         ClockRequest, load_default=None, allow_none=True,
         metadata={"description": "A turn clock: a human seat that has not acted in time is played by its stand-in."},
     )
+    rated = fields.Boolean(
+        load_default=False,
+        metadata={"description": (
+            "The result counts in its players' ratings (each human seat held by a player; computers are fixed anchors)."
+        )},
+    )
 
 
 class SeatCreated(Schema):
@@ -121,6 +134,7 @@ class SeatCreated(Schema):
         "(POST /v1/games/{id}/seats/{seat}/claim)."
     )})
     invite_only = fields.Boolean(metadata={"description": "An open seat reached only by its invite."})
+    player = fields.String(metadata={"description": "The id of the player holding the seat, if a player does."})
 
 
 class GameCreated(Schema):
@@ -174,6 +188,11 @@ class SeatOut(Schema):
     kind = enum_of(TABLE_SEAT_KINDS, required=True)
     level = fields.Integer(allow_none=True)
     side = fields.Integer(required=True)
+    name = fields.String(allow_none=True, metadata={"description": (
+        "Who sits here, the same for every viewer: the player's name, \"computer, level L\", \"open\", or null for "
+        "a person holding a seat token only."
+    )})
+    player = fields.String(allow_none=True, metadata={"description": "The id of the player holding the seat, or null."})
 
 
 class BidOut(Schema):

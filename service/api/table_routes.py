@@ -43,8 +43,9 @@ def _not_finished(error: GameNotFinishedError) -> Response:
 class Claim(MethodView):
     @tables.arguments(ts.ClaimRequest, required=False)
     @tables.response(201, ts.SeatToken, headers={"Location": {"schema": {"type": "string"}}})
+    @tables.doc(security=[{}, {"playerToken": []}])
     @tables.operation("claimSeat")
-    @tables.problems(400, 403, 404, 409, 413, 422, 429, 503)
+    @tables.problems(400, 401, 403, 404, 409, 413, 422, 429, 503)
     def post(self, body: dict[str, Any], game_id: str, seat: int) -> Any:
         """Claim an open seat with its invite; the answer is the seat's bearer token, shown only now.
 
@@ -52,9 +53,14 @@ class Claim(MethodView):
         claimed (GET /v1/tables lists them). Of claims racing for one seat exactly one gets
         its token; the others, and any later claim, get 409 /problems/seat-taken. A wrong
         invite, or none for a seat reached only by invite, is 403 /problems/invite-refused.
-        The claim that fills the last open seat deals the first hand.
+        The claim that fills the last open seat deals the first hand. Sent with a player's
+        token, the player holds the seat (their token acts for it, and views name them); a
+        rated game's seats are claimed so only (403 /problems/forbidden otherwise).
         """
-        claimed = _tables().claim(game_id, seat, body["invite"])
+        token = _token()
+        players = services().players
+        player = None if token is None or players is None else players.authenticate(token).id
+        claimed = _tables().claim(game_id, seat, body["invite"], player)
         payload = {"game_id": claimed.game_id, "seat": claimed.seat, "token": claimed.token, "version": claimed.version}
         return payload, 201, {"Location": f"/v1/games/{claimed.game_id}"}
 

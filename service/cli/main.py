@@ -9,6 +9,7 @@ import click
 
 from service.cli.audit import audit, replay
 from service.cli.lazy import LazyGroup
+from service.cli.ratings import ratings
 from service.cli.verify import verify
 from service.config import Settings
 
@@ -185,3 +186,6 @@ def openapi(output: str | None) -> None:
 main.add_command(replay)
 main.add_command(audit)
 main.add_command(verify)
+
+
+main.add_command(ratings)

@@ -35,17 +35,20 @@ from typing import Any
 from domain.state import GameState
 from domain.dealing import start_game
 from domain.events import Event, SeatSpec
+from domain.evolve import replay
 from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.presets import resolve_rules
 from domain.rules import Rules
 from domain.tables import COMPUTER, HUMAN, OPEN, open_table, table_view
 from service.errors import IdempotencyKeyError, InvalidRequestError
+from service.games.index import family_of, status_of
 from service.games.outbox import DEFAULT_COMPUTER_LEVEL
 from service.games.state_cache import fold
 from service.games.tokens import derived_token, hash_token, new_token
 from service.games.writer import Writer
 from service.hashing import canonical_json
 from service.ports.events import CreationKey, GameExistsError, IdempotencyKeyReusedError, Row, SeatRecord
+from service.ports.players import GameIndexed, PlayerSeat
 from service.ports.tables import Invite
 
 SEAT_KINDS = (HUMAN, COMPUTER, OPEN)
@@ -61,6 +64,7 @@ class SeatRequest:
     kind: str
     level: int | None = None
     invite_only: bool = False
+    player: str | None = None  # the id of the player holding a human seat (service/players)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +90,7 @@ class NewGame:
     game_id: str | None = None
     invites: Mapping[int, str] = field(default_factory=dict)  # open seats' invite hashes decided by the caller
     idempotency_key: str | None = None  # the client's: one game however often the request is sent
+    rated: bool = False  # its result counts in its players' ratings (service/players/ratings.py)
 
     @property
     def at_table(self) -> bool:
@@ -111,10 +116,7 @@ def create_game(writer: Writer, request: NewGame) -> CreatedGame:
     Under an idempotency key, a repeat of the request answers the game it created; another
     request under the key raises IdempotencyKeyError.
     """
-    specs = [seat_spec(i, seat) for i, seat in enumerate(request.seats)]
-    rules = resolve_rules(request.preset, request.options)
-    if len(specs) != rules.players:
-        raise InvalidRequestError(f"these rules seat {rules.players} players, but {len(specs)} seats were given")
+    specs, rules = check_request(request)
     key = request.idempotency_key
     if key is not None and len(key) < MIN_CREATION_KEY:
         raise InvalidRequestError(
@@ -149,6 +151,8 @@ def create_game(writer: Writer, request: NewGame) -> CreatedGame:
     rows += [Invite(i, h) for i, h in sorted(hashed.items())]
     if key is not None:
         rows.append(CreationKey(creation_key(key), fingerprint(request), len(events)))
+    rows.append(GameIndexed(request.preset, family_of(rules), request.rated, status_of(replay(events))))
+    rows += [PlayerSeat(i, seat.player) for i, seat in enumerate(request.seats) if seat.player is not None]
     try:
         written = writer.create(game_id, deals, events, rows)
         version, state = written.version, written.state
@@ -158,10 +162,35 @@ def create_game(writer: Writer, request: NewGame) -> CreatedGame:
         version, state = _created_before(writer, game_id, key, request)
     return CreatedGame(
         game_id=game_id, version=version, preset=request.preset, rules=rules.to_dict(),
-        seats=[_seat_created(i, spec, rules, tokens.get(i), shown.get(i), i in invite_only)
+        seats=[_seat_created(i, spec, rules, tokens.get(i), shown.get(i), i in invite_only, request.seats[i].player)
                for i, spec in enumerate(specs)],
         table=table_view(state) if request.at_table else None,
     )
+
+
+def check_request(request: NewGame) -> tuple[list[SeatSpec], Rules]:
+    """Return the seats and rules a creation asks for; raise for seats or rules that cannot be (400).
+
+    The API checks a request so before it looks up the players its seats name (service/players).
+    """
+    specs = [seat_spec(i, seat) for i, seat in enumerate(request.seats)]
+    check_players(request)
+    rules = resolve_rules(request.preset, request.options)
+    if len(specs) != rules.players:
+        raise InvalidRequestError(f"these rules seat {rules.players} players, but {len(specs)} seats were given")
+    return specs, rules
+
+
+def check_players(request: NewGame) -> None:
+    """Raise InvalidRequestError when a player would hold two seats, or a rated game seats an anonymous person."""
+    held = [seat.player for seat in request.seats if seat.player is not None]
+    if len(held) != len(set(held)):
+        raise InvalidRequestError("a player holds one seat of a game, not two")
+    if request.rated and any(seat.kind == HUMAN and seat.player is None for seat in request.seats):
+        raise InvalidRequestError(
+            "a rated game is played by players: each human seat needs one (\"player\": \"me\" with a player's "
+            "token, or a player's id with an app key); open seats are claimed with a player's token"
+        )
 
 
 def _token(key: str | None, game_id: str, purpose: str, seat: int) -> str:
@@ -193,12 +222,14 @@ def creation_key(key: str) -> str:
 
 def fingerprint(request: NewGame) -> str:
     """Return the fingerprint of a creation request: what the client asked for, canonically."""
-    asked = {
+    asked: dict[str, Any] = {
         "preset": request.preset, "options": dict(request.options), "seed": request.seed, "listed": request.listed,
         "seats": [{"kind": s.kind, "level": s.level, "invite_only": s.invite_only} for s in request.seats],
         "clock": None if request.clock is None else
         {"seconds": request.clock.seconds, "level": request.clock.level, "handover_after": request.clock.handover_after},
     }
+    if request.rated or any(s.player is not None for s in request.seats):  # a request of before players: as it was
+        asked["rated"], asked["players"] = request.rated, [s.player for s in request.seats]
     return hashlib.sha256(canonical_json(asked).encode("utf-8")).hexdigest()
 
 
@@ -210,6 +241,8 @@ def seat_spec(index: int, seat: SeatRequest) -> SeatSpec:
     level = seat.level
     if seat.invite_only and kind != OPEN:
         raise InvalidRequestError(f"seat {index}: only an open seat can be invite-only")
+    if seat.player is not None and kind != HUMAN:
+        raise InvalidRequestError(f"seat {index}: only a human seat is held by a player")
     if kind != COMPUTER:
         if level is not None:
             raise InvalidRequestError(f"seat {index}: a {'human' if kind == HUMAN else 'open'} seat has no level")
@@ -227,8 +260,11 @@ def seat_request(seat: Mapping[str, Any]) -> SeatRequest:
 
 def _seat_created(
     seat: int, spec: SeatSpec, rules: Rules, token: str | None, invite: str | None, invite_only: bool,
+    player: str | None,
 ) -> dict[str, Any]:
     shown: dict[str, Any] = {"seat": seat, "kind": spec.kind, "level": spec.level, "side": rules.side_of(seat)}
+    if player is not None:
+        shown["player"] = player
     if token is not None:
         shown["token"] = token
     if spec.kind == OPEN:

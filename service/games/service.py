@@ -28,10 +28,11 @@ from domain.errors import PitchError
 from domain.state import GameState
 from domain.tables import holder_acting
 from domain.views import Concealment, concealment, is_hash_shown, is_redacted, redact_event, seat_view
-from service.errors import GameNotFoundError, IdempotencyKeyError, UnauthorizedError, VersionConflictError
+from service.errors import ForbiddenError, GameNotFoundError, IdempotencyKeyError, UnauthorizedError, VersionConflictError
 from service.games.clock import deadline
 from service.games.creation import CreatedGame, NewGame, create_game
 from service.games.deal_sources import DealSources, LazyDeals
+from service.games.seat_names import SeatNames
 from service.games.seat_tokens import SeatTokens
 from service.games.state_cache import StateCache, fold
 from service.games.tokens import hash_token
@@ -40,6 +41,7 @@ from service.hashing import canonical_json
 from service.metrics import Metrics, NoMetrics
 from service.ports.events import EventLog, GameHead, IdempotencyKeyReusedError, StoredEvent
 from service.ports.jobs import Dispatcher
+from service.ports.players import PlayerLog
 from service.ports.notify import NoNotifier, Notifier
 
 
@@ -57,14 +59,17 @@ class GameService:
 
     def __init__(
         self, store: EventLog, dispatcher: Dispatcher | None = None, cache_size: int = 1000,
-        metrics: Metrics | None = None, notifier: Notifier | None = None,
+        metrics: Metrics | None = None, notifier: Notifier | None = None, players: PlayerLog | None = None,
     ) -> None:
         """Serve games over ``store``; send the jobs each change stores to ``dispatcher``; tell ``notifier`` of each change.
 
         With no dispatcher the jobs are stored and left for a sweep to send (tools that
-        read or replay games, and never run jobs).
+        read or replay games, and never run jobs). With ``players``, a player's token acts
+        for the seat its player holds, and views name each seat's player.
         """
         self.store = store
+        self.players = players
+        self.names = SeatNames(players, cache_size)
         self.metrics: Metrics = metrics or NoMetrics()
         self.states = StateCache(store, cache_size, self.metrics)
         self.seats = SeatTokens(store, cache_size)
@@ -90,8 +95,19 @@ class GameService:
             return None
         seat = self.seats.seat_of(game_id, hash_token(token))
         if seat is None:
-            raise UnauthorizedError("this token is not a seat of this game")
+            return self._player_seat(game_id, token)
         return seat
+
+    def _player_seat(self, game_id: str, token: str) -> int:
+        """Return the seat of the game that the player whose token this is holds; raise if none."""
+        player = None if self.players is None else self.players.player_by_token(hash_token(token))
+        if player is None:
+            raise UnauthorizedError("this token is not a seat of this game, nor a player's")
+        assert self.players is not None
+        seats = [seat for seat, holder in self.players.game_players(game_id).items() if holder.id == player.id]
+        if not seats:
+            raise ForbiddenError("this player holds no seat of this game")
+        return seats[0]
 
     def view(self, game_id: str, token: str | None, at: int | None = None) -> dict[str, Any]:
         """Return the game as the token's seat (or a spectator) may see it, now or as of version ``at``."""
@@ -102,6 +118,7 @@ class GameService:
             state = fold(self.store.read(game_id, limit=at))
         view = seat_view(state, self.seat_of(game_id, token))
         view["id"] = game_id
+        self.names.name_seats(game_id, state, view["seats"])
         if view["table"] is not None:
             view["table"]["deadline"] = deadline(self.store, game_id, state)
         return view

@@ -28,13 +28,14 @@ from domain.events import Event
 from domain.state import GameState
 from domain.views import concealment, is_hash_shown, redact_event
 from domain.tables import HUMAN, SeatNotOpenError, claim_seat, is_claimable_from_list, leave_seat, take_seat_back
-from service.errors import InvalidRequestError, InviteRefusedError, UnauthorizedError, VersionConflictError
+from service.errors import ForbiddenError, InvalidRequestError, InviteRefusedError, UnauthorizedError, VersionConflictError
 from service.games.deal_sources import LazyDeals
 from service.games.outbox import DEFAULT_COMPUTER_LEVEL
 from service.games.service import GameService
 from service.games.tokens import hash_token, new_token
 from service.games.writer import Written
-from service.ports.events import SeatRecord
+from service.ports.events import Row, SeatRecord
+from service.ports.players import PlayerSeat
 from service.ports.tables import TableLog
 
 RETRIES = 8  # a table's change that lost a race to another is decided again on the new state, this often
@@ -66,8 +67,13 @@ class TableService:
         self.store = store
         self.writer = games.writer
 
-    def claim(self, game_id: str, seat: int, invite: str | None) -> Claimed:
-        """Take open ``seat`` with its invite (or from the list where allowed); return its token."""
+    def claim(self, game_id: str, seat: int, invite: str | None, player: str | None = None) -> Claimed:
+        """Take open ``seat`` with its invite (or from the list where allowed); return its token.
+
+        With ``player`` (the id of the player whose token came with the claim), that player
+        holds the seat: their token acts for it, and the game's views name them.
+        """
+        self._check_player(game_id, player)
         derive = None
         for _ in range(RETRIES):
             state = self.games.load(game_id)
@@ -82,12 +88,28 @@ class TableService:
                 raise
             self._check_invite(state, game_id, seat, invite)
             token = derive or new_token()
+            rows: list[Row] = [SeatRecord(seat, hash_token(token), HUMAN, None)]
+            if player is not None:
+                rows.append(PlayerSeat(seat, player))
             try:
-                written = self.writer.append(game_id, state, events, [SeatRecord(seat, hash_token(token), HUMAN, None)])
+                written = self.writer.append(game_id, state, events, rows)
             except VersionConflictError:
                 continue  # another claim, a departure or a computer came first: look again
             return Claimed(game_id, seat, token, written.version)
         raise VersionConflictError("the table changed too often while claiming the seat; try again", state.version)
+
+    def _check_player(self, game_id: str, player: str | None) -> None:
+        """Raise when a rated game's seat is claimed without a player, or by a player seated in it already."""
+        players = self.games.players
+        if players is None:
+            return
+        if player is None:
+            indexed = players.indexed(game_id)
+            if indexed is not None and indexed.rated:
+                raise ForbiddenError("a rated game's seats are taken by players: send your player's token")
+            return
+        if any(holder.id == player for holder in players.game_players(game_id).values()):
+            raise InvalidRequestError("this player holds a seat of this game already")
 
     def _check_invite(self, state: GameState, game_id: str, seat: int, invite: str | None) -> None:
         if invite is None:

@@ -7,7 +7,8 @@ them to the ``Writer``, which makes of them one ``Change`` (service/ports/events
 - the state after the events (``replay``), and from it the jobs it calls for (the outbox:
   service/games/outbox.py, each job carrying the id of the request that caused it) and
   what the game's events hide now (domain/views.py ``concealment``);
-- the listing's rows, when the game waits at a listed table (service/games/listing.py);
+- the listing's rows, when the game waits at a listed table (service/games/listing.py), and the
+  search index's new status when the game starts or ends (service/games/index.py);
 - the rows the use case adds (seats' token hashes, invites) and the request's
   idempotency key and fingerprint;
 
@@ -16,7 +17,9 @@ version, all in one transaction. After the commit it keeps the new state and the
 source in the process's caches, counts the events, sends the jobs (one that cannot be
 sent waits in its row for the sweep) and tells the notifier that the game moved (the live
 streams' wake-up). A writer that lost the race gets ``VersionConflictError`` with the
-game's version; a key reused for another request ``IdempotencyKeyError``.
+game's version; a key reused for another request ``IdempotencyKeyError``. Rows of no game
+(a new player, a player's token rotated: service/players) are stored by ``record``, in a
+transaction of their own.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from domain.state import INITIAL, GameState
 from domain.views import concealment
 from service.errors import IdempotencyKeyError, VersionConflictError
 from service.games.deal_sources import DealSources
+from service.games.index import status_rows
 from service.games.listing import listing_rows
 from service.games.outbox import jobs_needed, send_jobs, with_request
 from service.games.state_cache import StateCache
@@ -116,6 +120,10 @@ class Writer:
         self._committed(game_id, stored, after)
         return Written(stored, after)
 
+    def record(self, rows: Sequence[Row]) -> None:
+        """Store rows that belong to no game (a new player, a token rotated) in one transaction of their own."""
+        self.store.store_rows(rows)
+
     def _change(
         self, events: Sequence[Event], before: GameState, after: GameState, rows: Sequence[Row],
         key: RequestKey | None, game_id: str,
@@ -126,7 +134,7 @@ class Writer:
             concealment=concealment(after),
             idempotency_key=None if key is None else key.key,
             fingerprint=None if key is None else key.fingerprint,
-            rows=(*rows, *listing_rows(game_id, before, after)),
+            rows=(*rows, *listing_rows(game_id, before, after), *status_rows(before, after)),
         )
 
     def _committed(self, game_id: str, stored: AppendResult, after: GameState) -> None:

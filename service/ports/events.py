@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, Protocol
 
 from domain.views import Concealment
 from service.ports.jobs import JobRequest
+from service.ports.players import PlayerRow
 from service.ports.tables import Invite, Listing, ListingChange
 
 
@@ -101,9 +102,10 @@ class CreationKey:
     versions: int
 
 
-Row = SeatRecord | Invite | Listing | ListingChange | CreationKey
+Row = SeatRecord | Invite | Listing | ListingChange | CreationKey | PlayerRow
 """A row stored beside the log in a change's transaction: a seat's token hash (a new game's seats, a
-claimed seat), an open seat's invite, a listed table, the listing's change, or a new game's creation key."""
+claimed seat), an open seat's invite, a listed table, the listing's change, a new game's creation key, or
+a player's (service/ports/players.py: a player, its token, the seat it holds, the games' index)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,4 +217,8 @@ class EventLog(Protocol):
 
     def ping(self) -> None:
         """Raise StoreUnavailableError when the database cannot answer."""
+        ...
+
+    def store_rows(self, rows: Sequence[Row]) -> None:
+        """Store rows that belong to no game's change (a new player, a token rotated), in one transaction."""
         ...

@@ -8,6 +8,8 @@ that may only read and append history:
 | events, idempotency_keys | SELECT, INSERT | history is appended, never changed |
 | seats, game_secrets | SELECT, INSERT | written once: when a game is created, or (seats) when one is claimed |
 | invites | SELECT, INSERT | an open seat's invite, hashed, written once with its game |
+| players, player_tokens, game_players | SELECT, INSERT | a player, its tokens (a rotation inserts the next), the seats players hold |
+| game_index | SELECT, INSERT, UPDATE | the search's row of each game, whose status changes as the game starts and ends |
 | jobs | SELECT, INSERT, UPDATE | a job's row moves through its states |
 | listings | SELECT, INSERT, UPDATE, DELETE | the waiting tables' list, a projection kept in step with them |
 | game_heads | SELECT, INSERT, UPDATE | what each game's events hide now, rewritten when that changes |
@@ -29,8 +31,8 @@ import sqlalchemy as sa
 from service.store.db import make_engine
 
 ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
-APPEND_ONLY = ("events", "idempotency_keys", "seats", "game_secrets", "invites")
-UPDATED = ("jobs", "game_heads")
+APPEND_ONLY = ("events", "idempotency_keys", "seats", "game_secrets", "invites", "players", "player_tokens", "game_players")
+UPDATED = ("jobs", "game_heads", "game_index")
 TABLES = (*APPEND_ONLY, *UPDATED, "listings", "alembic_version")
 POSITION_SEQUENCE = "events_position_seq"
 

@@ -39,6 +39,7 @@ from service.store import postgres_sql
 from service.store.encoding import Batch, Encoded, UsedKey, stored_event
 from service.store.job_rows import new_rows
 from service.store.recorder import Recorder, check_same_request, head_and_used, head_of
+from service.store.player_reads import PlayerReads
 from service.store.table_reads import TableReads
 from service.store.translate import unavailable_as_store_error
 
@@ -62,7 +63,7 @@ _LOWEST_ANNOUNCED = (
 )
 
 
-class PostgresRecorder(TableReads, Recorder):
+class PostgresRecorder(PlayerReads, TableReads, Recorder):
     """The event store on a PostgreSQL database."""
 
     RACE_ERRORS = (IntegrityError, postgres_sql.IntegrityError)

@@ -56,7 +56,7 @@ from sqlalchemy.exc import IntegrityError
 from domain.views import Concealment
 from service.hashing import GENESIS_HASH
 from service.ports.events import (
-    AppendResult, Change, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, SeatRecord,
+    AppendResult, Change, ConcurrencyError, GameExistsError, GameHead, IdempotencyKeyReusedError, Row, SeatRecord,
     StoredEvent, StoreError,
 )
 from service.ports.jobs import JobRequest
@@ -189,6 +189,11 @@ class Recorder(ABC):
         self._known.pop(game_id, None)  # this process's next change of the game writes its row again
         with self._transaction() as conn:
             conn.execute(_UPSERT_HEAD, head_params(game_id, head.version, head.concealment))
+
+    def store_rows(self, rows: Sequence[Row]) -> None:
+        """Store rows that belong to no game's change (a new player, a token rotated), in one transaction."""
+        with self._transaction() as conn:
+            write_rows(conn, None, rows, self._now())
 
     def ping(self) -> None:
         """Run a trivial query; raise StoreUnavailableError when the database cannot answer."""

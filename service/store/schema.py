@@ -121,3 +121,89 @@ listings_table = sa.Table(
     sa.Column("created_at", sa.Text(), nullable=False),
     sa.Index("ix_listings_created_at_game_id", "created_at", "game_id"),
 )
+
+# Players (migration 0008): names, hashed tokens (the highest number acts), seats held, the games' index.
+players_table = sa.Table(
+    "players",
+    metadata,
+    sa.Column("id", sa.Text(), primary_key=True),
+    sa.Column("name", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+)
+
+player_tokens_table = sa.Table(
+    "player_tokens",
+    metadata,
+    sa.Column("token_hash", sa.Text(), primary_key=True),
+    sa.Column("player_id", sa.Text(), nullable=False),
+    sa.Column("number", sa.Integer(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+    sa.UniqueConstraint("player_id", "number", name="uq_player_tokens_player_id_number"),
+)
+
+game_players_table = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("player_id", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+    sa.UniqueConstraint("game_id", "player_id", name="uq_game_players_game_id_player_id"),
+    sa.Index("ix_game_players_player_id_created_at", "player_id", "created_at", "game_id"),
+)
+
+game_index_table = sa.Table(
+    "game_index",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("preset", sa.Text(), nullable=False),
+    sa.Column("family", sa.Text(), nullable=False),
+    sa.Column("rated", sa.Boolean(), nullable=False),
+    sa.Column("status", sa.Text(), nullable=False),
+    sa.Column("created_at", sa.Text(), nullable=False),
+    sa.Column("finished_at", sa.Text(), nullable=True),
+    sa.Index("ix_game_index_created_at", "created_at", "game_id"),
+    sa.Index("ix_game_index_preset_created_at", "preset", "created_at", "game_id"),
+    sa.Index("ix_game_index_status_created_at", "status", "created_at", "game_id"),
+    sa.Index("ix_game_index_rated_created_at", "rated", "created_at", "game_id"),
+)
+
+# Ratings and statistics (migration 0009): projections of the log, each at its stored position.
+STATISTICS = ("hands", "bids_made", "bids_set", "maker_hands", "maker_points", "defender_hands", "defender_points", "moons")
+
+projections_table = sa.Table(
+    "projections",
+    metadata,
+    sa.Column("name", sa.Text(), primary_key=True),
+    sa.Column("position", sa.BigInteger(), nullable=False),
+    sa.Column("lease_holder", sa.Text(), nullable=True),
+    sa.Column("lease_expires_at", sa.Text(), nullable=True),
+)
+
+ratings_table = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("player_id", sa.Text(), primary_key=True),
+    sa.Column("family", sa.Text(), primary_key=True),
+    sa.Column("mu", sa.Float(), nullable=False),
+    sa.Column("sigma", sa.Float(), nullable=False),
+    sa.Column("rating", sa.Float(), nullable=False),
+    sa.Column("games", sa.Integer(), nullable=False),
+    sa.Index("ix_ratings_family_rating", "family", "rating", "player_id"),
+)
+
+player_statistics_table = sa.Table(
+    "player_statistics",
+    metadata,
+    sa.Column("player_id", sa.Text(), primary_key=True),
+    sa.Column("family", sa.Text(), primary_key=True),
+    *(sa.Column(name, sa.Integer(), nullable=False) for name in STATISTICS),
+)
+
+counted_games_table = sa.Table(
+    "counted_games",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("position", sa.BigInteger(), nullable=False),
+    sa.Column("line", sa.Text(), nullable=False),
+)

@@ -37,11 +37,12 @@ from service.store.encoding import Batch, Encoded, UsedKey, chained_batch, store
 from service.store.job_rows import new_rows
 from service.store.recorder import Recorder, check_same_request, head_and_used, head_of
 from service.store.translate import unavailable_as_store_error
+from service.store.player_reads import PlayerReads
 from service.store.table_reads import TableReads
 from service.store.sqlite_lender import Lender
 
 
-class SQLiteRecorder(TableReads, Recorder):
+class SQLiteRecorder(PlayerReads, TableReads, Recorder):
     """The event store on a SQLite file."""
 
     RACE_ERRORS = (IntegrityError, sqlite_sql.IntegrityError)

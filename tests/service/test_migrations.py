@@ -19,8 +19,11 @@ from service.store.schema import metadata
 from tests.dbs import postgres_database, sqlite_url
 from tests.factories import start_game
 
-STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings"}
-HEAD = "0006"
+STORE_TABLES = {
+    "events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings", "players",
+    "player_tokens", "game_players", "game_index", "projections", "ratings", "player_statistics", "counted_games",
+}
+HEAD = "0009"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

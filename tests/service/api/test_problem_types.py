@@ -107,6 +107,11 @@ def _invite_refused(client: FlaskClient, game: ApiGame, service: GameService) ->
     return client.post(f"/v1/games/{game_id}/seats/0/claim", json={"invite": "not its invite"})
 
 
+def _forbidden(client: FlaskClient, game: ApiGame, service: GameService) -> TestResponse:
+    player = client.post("/v1/players", json={"name": "Eve"}).get_json()
+    return client.get(f"/v1/games/{game.id}", headers=bearer(player["token"]))
+
+
 TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]] = {
     "malformed-request": lambda c, g, s: c.post("/v1/games", data="{not json", content_type="application/json"),
     "invalid-rules": lambda c, g, s: c.post("/v1/games", json={"rules": {"preset": "nope"}, "seats": [{"kind": "human"}] * 4}),
@@ -127,6 +132,7 @@ TRIGGERS: dict[str, Callable[[FlaskClient, ApiGame, GameService], TestResponse]]
     "headers-too-large": lambda c, g, s: c.get("/healthz", headers={"X-Padding": "x" * 8190}),
     "seat-taken": _seat_taken,
     "invite-refused": _invite_refused,
+    "forbidden": _forbidden,
     "rate-limited": _limited,
     "unavailable": _unavailable,
     "log-altered": _altered,

@@ -30,7 +30,7 @@ def test_a_seat_left_is_played_by_a_computer_and_its_holder_acts_no_more(table_c
     assert left.get_json()["events"][0]["data"] == {"seat": 0, "level": 2}  # the clock's stand-in level
     wait_for(lambda: table.view()["to_act"] != 0, "the computer to play the seat left")
     after = table.view(0)
-    assert after["seats"][0] == {"seat": 0, "kind": "ai", "level": 2, "side": 0}
+    assert after["seats"][0] == {"seat": 0, "kind": "ai", "level": 2, "side": 0, "name": "computer, level 2", "player": None}
     assert after["table"]["left"] == [0] and after["hand"] is not None  # the token still shows the seat
     acted = [e for e in table.events() if e["version"] > left.get_json()["version"]]
     assert acted[0]["data"]["seat"] == 0  # the computer bid for seat 0

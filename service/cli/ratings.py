@@ -1,0 +1,78 @@
+"""``pitch ratings``: run the players' projection, or rebuild every rating from the log and compare.
+
+Both read the configured store (PITCH_DATABASE_URL, or the embedded SQLite file). ``run``
+keeps ratings, statistics and export lines caught up with the feed (with a broker, the
+server's processes leave it to this command; it is safe beside them). ``rebuild`` computes
+every rating again from the whole log and compares it with the stored ones: exit status 0
+when they are equal, 1 with the differences listed.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import click
+
+from service.config import Settings
+
+
+@contextmanager
+def _services() -> Iterator[object]:
+    from service.bootstrap import build_services
+
+    built = build_services(Settings.from_env())
+    try:
+        yield built
+    finally:
+        built.close()
+
+
+@click.group()
+def ratings() -> None:
+    """Players' ratings and statistics: a projection of the event log."""
+
+
+@ratings.command("run")
+@click.option("--once", is_flag=True, help="Catch up with the feed, then stop.")
+@click.option("--every", default=1.0, show_default=True, type=click.FloatRange(min=0.05), help="Seconds between looks.")
+def run(once: bool, every: float) -> None:
+    """Keep ratings, statistics and export lines caught up with the event feed."""
+    from service.bootstrap import Services
+    from service.ports.players import ProjectionMovedError
+
+    with _services() as built:
+        assert isinstance(built, Services) and built.projection is not None
+        while True:
+            try:
+                read = built.projection.run_until_caught_up()
+                click.echo(f"read {read} events; at position {built.projection.log.projection_position('players')}")
+            except ProjectionMovedError as error:
+                click.echo(f"another process moved on first ({error}); reading on")
+                continue
+            if once:
+                return
+            time.sleep(every)
+
+
+@ratings.command("rebuild")
+def rebuild() -> None:
+    """Compute every rating again from the log and compare it with the ratings served."""
+    from service.bootstrap import Services
+    from service.players.projection import rebuild as compute
+
+    with _services() as built:
+        assert isinstance(built, Services) and built.projection is not None
+        projection = built.projection
+        computed = compute(projection.feed, projection.log)
+        served = projection.log.all_ratings()
+    differ = sorted(key for key in set(computed) | set(served) if computed.get(key) != served.get(key))
+    click.echo(f"{len(computed)} ratings computed from the log, {len(served)} served")
+    for player, family in differ[:50]:
+        click.echo(f"  {player} {family}: computed {computed.get((player, family))}, served {served.get((player, family))}")
+    if differ:
+        click.echo(f"{len(differ)} differ (the projection may be behind the log: pitch ratings run --once)")
+        sys.exit(1)
+    click.echo("every rating served equals the one computed from the log")
