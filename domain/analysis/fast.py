@@ -26,7 +26,7 @@ from domain.analysis.search import (
     F_CAPTURE, F_OWNER, F_PIPS, F_PLAIN, F_SEAT, F_SPADE, FACTS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
-    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME,
+    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END,
     solve,
 )
 from domain.game_over import may_win, progress
@@ -61,7 +61,6 @@ class Search:
     state: GameState
     arrays: tuple[Array, ...]
     scalars: tuple[int, ...]
-    relevant: int
     keys: Array
     bounds: Array
     moves: Array
@@ -70,17 +69,20 @@ class Search:
     info: Array
     nodes: int = 0
 
-    def value(self, first: int = -1) -> int:
-        """Return the position's value for the side searched, ``first`` (a card index) played first when >= 0."""
-        cards, config, masks, hands, facts, side_of, before, may_win_, held, captured, tricks, table_card, table_seat = (
+    def value(self, first: int = -1, guess: int = 0) -> int:
+        """Return the position's value for the side searched, ``first`` (a card index) played first when >= 0.
+
+        ``guess`` is where the null-window searches start: the nearer the value, the fewer.
+        """
+        cards, config, masks, hands, facts, side_of, before, may_win_, held, tally, table_card, table_seat, points = (
             self.arrays
         )
         n_in, to_act, leader, out, n_tricks, broken, revoked, last_winner = self.scalars
         self.info[I_STUCK] = 0
         found = solve(
-            cards, config, masks, hands, self.info, facts, side_of, before, may_win_, held, captured, tricks,
+            cards, config, masks, hands, self.info, facts, side_of, before, may_win_, held, tally,
             table_card, table_seat, n_in, to_act, leader, out, n_tricks, bool(broken), revoked, last_winner,
-            self.relevant, first, self.keys, self.bounds, self.moves, self.scores, self.frames,
+            first, self.keys, self.bounds, self.moves, self.scores, self.frames, points, guess,
         )
         self.nodes = int(self.info[I_NODES])
         if self.info[I_STUCK]:
@@ -90,7 +92,7 @@ class Search:
 
 def table_size(cards_left: int) -> int:
     """Return the transposition table's rows for a position with ``cards_left`` cards to play."""
-    return 1 << min(20, max(10, 2 * cards_left - 4))
+    return 1 << min(18, max(10, cards_left - 8))
 
 
 def search_of(state: GameState, side: int) -> Search:
@@ -115,15 +117,15 @@ def search_of(state: GameState, side: int) -> Search:
         for card in cards_held:
             held[seat] |= 1 << INDEX[card]
             seat_of[INDEX[card]] = seat
-    captured = np.zeros(sides, dtype=np.int64)
-    tricks = np.zeros(sides, dtype=np.int64)
+    captured = [0] * sides
+    tally = np.zeros(3 * sides + 3, dtype=np.int64)
     played = 0
     for trick in hand.tricks:
         for seat, card in trick.plays:
             captured[side_of[trick.winner]] |= 1 << INDEX[card]
             seat_of[INDEX[card]] = seat
             played |= 1 << INDEX[card]
-        tricks[side_of[trick.winner]] += 1
+        tally[2 * sides + side_of[trick.winner]] += 1
     table_card = np.full(players, -1, dtype=np.int64)
     table_seat = np.full(players, -1, dtype=np.int64)
     for k, (seat, card) in enumerate(hand.table):
@@ -136,8 +138,16 @@ def search_of(state: GameState, side: int) -> Search:
     high = max(trumps, key=lambda c: cards[TRUMP, c], default=-1)
     lows = [c for c in trumps if cards[NOT_LOW, c] == 0]
     low = min(lows, key=lambda c: cards[TRUMP, c], default=-1)
+    spades = [c for c in range(N_CARDS) if (in_play >> c) & 1 and cards[SPADE, c] >= 0]
+    if rules.trump_only:
+        spades = [c for c in spades if cards[TRUMP, c] >= 0]  # only trumps are played
+    spade = max(spades, key=lambda c: cards[SPADE, c], default=-1) if rules.spade_point else -1
+    for s, mask in enumerate(captured):
+        tally[s] = sum(int(cards[CAPTURE, c]) for c in range(N_CARDS) if (mask >> c) & 1)
+        tally[sides + s] = sum(int(cards[PIPS, c]) for c in range(N_CARDS) if (mask >> c) & 1)
+    for k, card in enumerate((high, low, spade)):
+        tally[3 * sides + k] = next((s for s, mask in enumerate(captured) if card >= 0 and (mask >> card) & 1), -1)
     facts = np.zeros((FACTS, N_CARDS), dtype=np.int64)
-    relevant = 0
     for c in range(N_CARDS):
         facts[F_CAPTURE, c] = cards[CAPTURE, c]
         facts[F_PIPS, c] = cards[PIPS, c]
@@ -149,8 +159,6 @@ def search_of(state: GameState, side: int) -> Search:
             or (rules.spade_point and cards[SPADE, c] >= 0)
         )
         facts[F_PLAIN, c] = 0 if scores_points else 1
-        if cards[TRUMP, c] >= 0 or cards[CAPTURE, c] or cards[PIPS, c] or (rules.spade_point and cards[SPADE, c] >= 0):
-            relevant |= 1 << c
     contract = has_contract(rules, hand)
     bid = hand.high_bid if contract else 0
     makers = rules.side_of(hand.maker)
@@ -177,7 +185,16 @@ def search_of(state: GameState, side: int) -> Search:
     info[I_SIDE] = side
     info[I_TRICKS_MATTER] = int(_tricks_matter(rules))
     info[I_LOW_MODE] = _LOW_MODE[rules.low_point]
-    info[I_LOW_FIXED] = _low_fixed(rules, hand.trump, owner, hand.extra.discards)
+    info[I_LOW_FIXED] = _low_fixed(rules, hand.trump, owner, hand.extra.discards, low, seat_of)
+    info[I_HIGH_CARD] = high
+    info[I_LOW_CARD] = low
+    info[I_SPADE_CARD] = spade
+    scoring = sum(1 << c for c in (high, low, spade) if c >= 0)
+    for c in range(N_CARDS):
+        if cards[CAPTURE, c] or (rules.game_point == "game" and cards[PIPS, c]):
+            scoring |= 1 << c
+    info[I_SCORING] = scoring
+    info[I_DEAD_END] = int(not _tricks_matter(rules) and not rules.last_trick_point and not revokes_stand)
     info[I_HIGH_ACE] = int(rules.high_point == "ace")
     info[I_LAST_TRICK] = int(rules.last_trick_point)
     info[I_GAME_POINT] = int(rules.game_point == "game")
@@ -198,16 +215,17 @@ def search_of(state: GameState, side: int) -> Search:
     rows = table_size(left)
     width = players + sides + 1
     keys = np.zeros((rows, width), dtype=np.int64)
-    bounds = np.zeros((rows, 3), dtype=np.int64)
+    bounds = np.zeros((rows, 4), dtype=np.int64)
     depth = left + 2
     moves = np.zeros((depth, MOVES), dtype=np.int64)
     scores = np.zeros((depth, MOVES), dtype=np.int64)
     frames = np.zeros((depth, FRAME), dtype=np.int64)
+    points = np.zeros(sides, dtype=np.int64)
     return Search(
         state,
-        (cards, config, masks, hands, facts, side_of, before, wins, held, captured, tricks, table_card, table_seat),
+        (cards, config, masks, hands, facts, side_of, before, wins, held, tally, table_card, table_seat, points),
         (len(hand.table), hand.to_act, leader, out, len(hand.tricks), broken, revoked, last_winner),
-        relevant, keys, bounds, moves, scores, frames, info,
+        keys, bounds, moves, scores, frames, info,
     )
 
 
@@ -219,8 +237,19 @@ def _tricks_matter(rules: Rules) -> bool:
     )
 
 
-def _low_fixed(rules: Rules, trump: str, owner: Array, discards: Sequence[Sequence[str]]) -> int:
-    """Return the side that 002's dealt-two low goes to (the seat dealt the two of trump), -1 for none."""
+def _low_fixed(
+    rules: Rules, trump: str, owner: Array, discards: Sequence[Sequence[str]], low: int, seat_of: Array,
+) -> int:
+    """Return the side the low point goes to whoever captures it, -1 for none or its capturer's.
+
+    By the player of the low trump, its original owner (else its player), or 002's
+    dealt-two (the seat dealt the two of trump, played or discarded).
+    """
+    if rules.low_point in ("player", "original-owner"):
+        if low < 0:
+            return -1
+        seat = int(owner[low]) if rules.low_point == "original-owner" and owner[low] >= 0 else int(seat_of[low])
+        return rules.side_of(seat)
     if rules.low_point != "dealt-two":
         return -1
     two = INDEX["2" + trump]

@@ -5,20 +5,24 @@ It walks the play as the kernel does (domain/ai/fastsim/kernel.py: the legal car
 whose points are decided completed by claims.completion's policy), with every card known.
 What the search adds:
 
-- Each side's captured cards as a bit mask. Every card in play is played by the end of
-  the hand, so the points (domain/points.py) are read from those masks at the end:
-  card points and game pips by their capturer, high and low from the extreme trumps
-  played, the last trick's winner; then the hand is scored as domain/scoring.py does
-  (``_score_hand``: contract, moon, set, bid only, bid bonus, no junk points, every
-  trick, revokes, junk limits), and valued for the side searched (value.py).
+- A tally of what each side captured: its card points, its game pips, its tricks, and
+  which side took the high trump, the low trump and the top spade. Every card in play
+  is played by the end of the hand (a seat out of trump holds none), so the high and low
+  trumps in play are known from the start; the points (domain/points.py) are read from
+  the tally at the end, with the last trick's winner, and the hand is scored as
+  domain/scoring.py does (``_score_hand``: contract, moon, set, bid only, bid bonus, no
+  junk points, every trick, revokes, junk limits), then valued for the side searched
+  (value.py).
 - A transposition table at the start of each trick, keyed by every seat's cards, the
-  cards of each side's captures that can still score (trumps, point and game cards),
-  the tricks (where the rules count them), the seat to lead, the seats out and the sides
-  that revoked: what the rest of the hand depends on. It keeps bounds (fail-soft).
+  tally (the parts the rules score), the seat to lead, the seats out and the sides that
+  revoked: all the rest of the hand depends on. It keeps bounds (fail-soft), and the
+  value is found by null-window searches (MTD(f)).
 - Equivalent cards merged: of two cards of one suit held by one seat, with no card
   still in play between them and neither able to score (no points, no game pips, not
   the high or low trump in play, not a joker, not a spade under the spade point), only
   the higher is tried (DDS's "equivalent cards").
+- A hand in which no card left can score (and the rules count no tricks, no last
+  trick, and no revoke can stand) is valued at once: its tally is final.
 - Moves ordered: a leader's strongest cards first; a follower's cheapest winning card
   first, or points onto a partner's winning card.
 
@@ -34,7 +38,7 @@ import numpy as np
 from domain.ai.fastsim.bits import lowest_bit
 from domain.ai.fastsim.kernel import R_REVOKE, _legal_by, _next_in_trick, _trick_winner, inline, jit, play_rules
 from domain.ai.fastsim.lookups import (
-    ABOVE, CAPTURE, FINISH_EARLY, M_JOKER, M_LIVE, M_SUIT, M_TRUMP, NOT_LOW, PIPS, PLAYERS, RANK, SUIT, TRUMP,
+    ABOVE, FINISH_EARLY, M_JOKER, M_LIVE, M_SUIT, M_TRUMP, PLAYERS, RANK, SUIT, TRUMP,
     TRUMP_ONLY,
 )
 
@@ -68,7 +72,17 @@ I_SPADE_POINT = 25
 I_REVOKES = 26  # revokes stand (the revoke penalty, not trump only)
 I_STUCK = 27  # set by the search: a seat to act had no legal card
 I_NODES = 28  # nodes searched
-INFO = 29
+I_HIGH_CARD = 29  # the highest trump in play, -1 none
+I_LOW_CARD = 30  # the lowest trump in play that may count for low, -1 none
+I_SPADE_CARD = 31  # the highest spade that will be played, -1 none (or no spade point)
+I_SCORING = 32  # the cards whose capture can score (points, pips under the game point, high, low, top spade)
+I_DEAD_END = 33  # 1: once no card left can score, the rest of the hand changes nothing (no trick counts, no revokes)
+INFO = 34
+
+# Slots of the ``tally`` past each side's points (0..sides-1), pips (sides..) and tricks (2 * sides..).
+T_HIGH = 0  # tally[3 * sides + T_HIGH]: the side that took the high trump, -1 not yet
+T_LOW = 1
+T_SPADE = 2
 
 # Rows of the per-card ``facts``.
 F_CAPTURE = 0
@@ -94,85 +108,60 @@ def _bits_sum(mask: int, values: Any) -> int:
     return total
 
 
+@inline
+def _take(info: Any, facts: Any, tally: Any, won: int, side: int, sign: int) -> None:
+    """Add (sign 1) or take back (sign -1) a trick of the cards ``won`` taken by ``side``."""
+    sides = info[I_SIDES]
+    tally[side] += sign * _bits_sum(won, facts[F_CAPTURE])
+    tally[sides + side] += sign * _bits_sum(won, facts[F_PIPS])
+    tally[2 * sides + side] += sign
+    base = 3 * sides
+    for k in range(3):
+        card = info[I_HIGH_CARD + k]
+        if card >= 0 and (won >> card) & 1:
+            tally[base + k] = side if sign > 0 else -1
+
+
 @jit
-def hand_value(
-    cards: Any, info: Any, facts: Any, side_of: Any, before: Any, may_win: Any, captured: Any, tricks: Any,
-    n_tricks: int, last_winner: int, revoked: int, trump: int,
-) -> int:
+def hand_value(info: Any, side_of: Any, before: Any, may_win: Any, tally: Any, n_tricks: int, last_winner: int,
+               revoked: int, points: Any) -> int:
     """Return the value for info[I_SIDE] of a finished hand (domain/points.py, then domain/scoring.py)."""
     sides = info[I_SIDES]
-    points = np.zeros(sides, dtype=np.int64)
-    pips = np.zeros(sides, dtype=np.int64)
-    played = 0
+    base = 3 * sides
     for s in range(sides):
-        points[s] = _bits_sum(captured[s], facts[F_CAPTURE])
-        pips[s] = _bits_sum(captured[s], facts[F_PIPS])
-        played |= captured[s]
-    # High (the highest trump played) and low (the lowest that may count), by strength.
-    high = -1
-    low = -1
-    spade = -1
-    m = played & trump
-    while m:
-        c = lowest_bit(m)
-        m &= m - 1
-        if high < 0 or cards[TRUMP, c] > cards[TRUMP, high]:
-            high = c
-        if cards[NOT_LOW, c] == 0 and (low < 0 or cards[TRUMP, c] < cards[TRUMP, low]):
-            low = c
-    if info[I_SPADE_POINT] == 1:
-        m = played
-        while m:
-            c = lowest_bit(m)
-            m &= m - 1
-            if facts[F_SPADE, c] >= 0 and (spade < 0 or facts[F_SPADE, c] > facts[F_SPADE, spade]):
-                spade = c
-    if high >= 0 and info[I_HIGH_ACE] == 0:
-        points[_capturer(captured, sides, high)] += 1
-    mode = info[I_LOW_MODE]
-    if mode == 3:
-        if info[I_LOW_FIXED] >= 0:
-            points[info[I_LOW_FIXED]] += 1
-    elif low >= 0:
-        if mode == 0:
-            points[_capturer(captured, sides, low)] += 1
-        elif mode == 1 and facts[F_OWNER, low] >= 0:
-            points[side_of[facts[F_OWNER, low]]] += 1
-        else:
-            points[side_of[facts[F_SEAT, low]]] += 1
+        points[s] = tally[s]
+    if info[I_HIGH_ACE] == 0 and tally[base + T_HIGH] >= 0:
+        points[tally[base + T_HIGH]] += 1
+    if info[I_LOW_MODE] == 0:
+        if tally[base + T_LOW] >= 0:
+            points[tally[base + T_LOW]] += 1
+    elif info[I_LOW_FIXED] >= 0:
+        points[info[I_LOW_FIXED]] += 1
     if info[I_LAST_TRICK] == 1 and n_tricks > 0:
         points[side_of[last_winner]] += 1
     if info[I_GAME_POINT] == 1:
         best = 0
         for s in range(sides):
-            if pips[s] > best:
-                best = pips[s]
+            if tally[sides + s] > best:
+                best = tally[sides + s]
         if best > 0:
             leaders = 0
             leader = -1
             for s in range(sides):
-                if pips[s] == best:
+                if tally[sides + s] == best:
                     leaders += 1
                     leader = s
             if leaders == 1:
                 points[leader] += 1
-            elif info[I_TIE_MAKERS] >= 0 and pips[info[I_TIE_MAKERS]] == best:
+            elif info[I_TIE_MAKERS] >= 0 and tally[sides + info[I_TIE_MAKERS]] == best:
                 points[info[I_TIE_MAKERS]] += 1
-    if info[I_SPADE_POINT] == 1 and spade >= 0:
-        points[_capturer(captured, sides, spade)] += 1
-    change = _score_hand(info, before, may_win, points, tricks, n_tricks, revoked)
+    if info[I_SPADE_POINT] == 1 and tally[base + T_SPADE] >= 0:
+        points[tally[base + T_SPADE]] += 1
+    change = _score_hand(info, before, may_win, points, tally[2 * sides:3 * sides], n_tricks, revoked)
     side = info[I_SIDE]
     if sides == 2:
         return change[side] - change[1 - side]  # type: ignore[no-any-return]
     return change[side]  # type: ignore[no-any-return]
-
-
-@inline
-def _capturer(captured: Any, sides: int, card: int) -> int:
-    for s in range(sides):
-        if (captured[s] >> card) & 1:
-            return s
-    return 0
 
 
 @inline
@@ -280,7 +269,8 @@ FS_WON = 18
 FS_WON_SIDE = 19
 FS_SAVED = 20
 FS_ONLY = 21
-FRAME = 22
+FS_BEST_CARD = 22  # the card that gave FS_BEST
+FRAME = 23
 
 _ENTER = 0
 _NEXT = 1
@@ -291,19 +281,47 @@ _UNDO = 3
 @jit
 def solve(
     cards: Any, config: Any, masks: Any, hands: Any, info: Any, facts: Any, side_of: Any, before: Any,
-    may_win: Any, held: Any, captured: Any, tricks: Any, table_card: Any, table_seat: Any, n_in: int,
+    may_win: Any, held: Any, tally: Any, table_card: Any, table_seat: Any, n_in: int,
     to_act: int, leader: int, out: int, n_tricks: int, broken: bool, revoked: int, last_winner: int,
-    relevant: int, first: int, keys: Any, bounds: Any, moves: Any, scores: Any, frames: Any,
+    first: int, keys: Any, bounds: Any, moves: Any, scores: Any, frames: Any, points: Any, guess: int,
 ) -> int:
     """Return the value of the position (info[I_SIDE]'s), ``first`` (a card) played first when it is >= 0.
 
-    The arrays describe the position: ``held`` each seat's cards, ``captured`` each side's
-    captured cards, ``tricks`` each side's tricks, the trick so far in ``table_card`` and
-    ``table_seat`` (``n_in`` plays). ``keys``/``bounds`` are the transposition table
-    (rows of the key's width; lower bound, upper bound, used); ``moves``, ``scores`` and
-    ``frames`` scratch rows per depth (the search is a loop over an explicit stack).
-    Sets info[I_STUCK] when a seat to act has no legal card.
+    The arrays describe the position: ``held`` each seat's cards, ``tally`` what each side
+    has captured (see T_*), the trick so far in ``table_card`` and ``table_seat`` (``n_in``
+    plays). ``keys``/``bounds`` are the transposition table (rows of the key's width;
+    lower bound, upper bound, used); ``moves``, ``scores`` and ``frames`` scratch rows per
+    depth (the search is a loop over an explicit stack), ``points`` a scratch row of a
+    number per side. The value is closed in on by null-window searches from ``guess``
+    (MTD(f)). Sets info[I_STUCK] when a seat to act has no legal card.
     """
+    lower = -INFINITE
+    upper = INFINITE
+    g = guess
+    while lower < upper:
+        b = g if g > lower + 1 else lower + 1
+        g = _run(
+            cards, config, masks, hands, info, facts, side_of, before, may_win, held, tally, table_card, table_seat,
+            n_in, to_act, leader, out, n_tricks, broken, revoked, last_winner, first, keys, bounds, moves, scores,
+            frames, points, b - 1, b,
+        )
+        if info[I_STUCK] == 1:
+            return 0
+        if g < b:
+            upper = g
+        else:
+            lower = g
+    return g
+
+
+@jit
+def _run(
+    cards: Any, config: Any, masks: Any, hands: Any, info: Any, facts: Any, side_of: Any, before: Any,
+    may_win: Any, held: Any, tally: Any, table_card: Any, table_seat: Any, n_in: int,
+    to_act: int, leader: int, out: int, n_tricks: int, broken: bool, revoked: int, last_winner: int,
+    first: int, keys: Any, bounds: Any, moves: Any, scores: Any, frames: Any, points: Any, alpha: int, beta: int,
+) -> int:
+    """Return the alpha-beta value of the position in the window (alpha, beta) (fail-soft: a bound outside it)."""
     rules = play_rules(config)
     players = config[PLAYERS]
     sides = info[I_SIDES]
@@ -320,8 +338,8 @@ def solve(
     f[FS_BROKEN] = 1 if broken else 0
     f[FS_REVOKED] = revoked
     f[FS_LAST] = last_winner
-    f[FS_ALPHA] = -INFINITE
-    f[FS_BETA] = INFINITE
+    f[FS_ALPHA] = alpha
+    f[FS_BETA] = beta
     f[FS_ONLY] = first
     step = _ENTER
     result = 0
@@ -341,8 +359,9 @@ def solve(
             f[FS_ALPHA0] = f[FS_ALPHA]
             f[FS_BETA0] = f[FS_BETA]
             f[FS_SLOT] = -1
+            hint = -1
             if nin == 0 and only < 0:
-                slot = _fill_key(info, held, captured, tricks, seat, f[FS_OUT], f[FS_REVOKED], relevant, players, sides, keys)
+                slot = _fill_key(info, held, tally, seat, f[FS_OUT], f[FS_REVOKED], players, sides, keys)
                 f[FS_SLOT] = slot
                 if bounds[slot, 2] == 1 and _same_key(keys, slot):
                     lower = bounds[slot, 0]
@@ -359,6 +378,7 @@ def solve(
                         f[FS_ALPHA] = lower
                     if upper < f[FS_BETA]:
                         f[FS_BETA] = upper
+                    hint = bounds[slot, 3]
             if only >= 0:
                 moves[d, 0] = only
                 f[FS_N] = 1
@@ -366,9 +386,18 @@ def solve(
                 f[FS_N] = _order(
                     cards, masks, facts, side_of, info, held, table_card, table_seat, nin, seat, legal, moves[d], scores[d],
                 )
+                if hint >= 0:
+                    # The best card found for this position before (a narrower search's) goes first.
+                    for k in range(f[FS_N]):
+                        if moves[d, k] == hint:
+                            for j in range(k, 0, -1):
+                                moves[d, j] = moves[d, j - 1]
+                            moves[d, 0] = hint
+                            break
             maximising = side_of[seat] == side
             f[FS_MAX] = 1 if maximising else 0
             f[FS_BEST] = -INFINITE if maximising else INFINITE
+            f[FS_BEST_CARD] = -1
             honest = legal
             if nin > 0 and info[I_REVOKES] == 1:
                 honest = _legal_by(rules & ~R_REVOKE, trump, joker, held[seat], led, f[FS_TRICKS] == 0, f[FS_BROKEN] == 1)
@@ -381,7 +410,7 @@ def solve(
                 best = f[FS_BEST]
                 slot = f[FS_SLOT]
                 if slot > 0:
-                    _fill_key(info, held, captured, tricks, f[FS_SEAT], f[FS_OUT], f[FS_REVOKED], relevant, players, sides, keys)
+                    _fill_key(info, held, tally, f[FS_SEAT], f[FS_OUT], f[FS_REVOKED], players, sides, keys)
                     for k in range(keys.shape[1]):
                         keys[slot, k] = keys[0, k]
                     lower = -INFINITE
@@ -396,6 +425,7 @@ def solve(
                     bounds[slot, 0] = lower
                     bounds[slot, 1] = upper
                     bounds[slot, 2] = 1
+                    bounds[slot, 3] = f[FS_BEST_CARD]
                 result = best
                 step = _RETURN
                 continue
@@ -434,8 +464,7 @@ def solve(
                     f[FS_SAVED] = plays
                     f[FS_WON] = won
                     f[FS_WON_SIDE] = side_of[winner]
-                    captured[side_of[winner]] |= won
-                    tricks[side_of[winner]] += 1
+                    _take(info, facts, tally, won, side_of[winner], 1)
                     now_tricks += 1
                     now_last = winner
                     plays = 0
@@ -465,6 +494,13 @@ def solve(
                     nxt = found
                     now_leader = found
                     continue
+                if info[I_DEAD_END] == 1 and plays == 0:
+                    remaining = 0
+                    for s in range(players):
+                        remaining |= held[s]
+                    if not remaining & info[I_SCORING]:
+                        status = 1  # nothing left can score: the tally is the hand's
+                        break
                 if config[FINISH_EARLY] == 1 and now_tricks > 0 and plays == 0:
                     remaining = 0
                     for s in range(players):
@@ -473,16 +509,13 @@ def solve(
                         status = 2
                 break
             if status == 1:
-                value = hand_value(
-                    cards, info, facts, side_of, before, may_win, captured, tricks, now_tricks, now_last, now_revoked,
-                    trump,
-                )
+                value = hand_value(info, side_of, before, may_win, tally, now_tricks, now_last, now_revoked, points)
                 step = _UNDO
                 continue
             if status == 2:
                 value = _finish(
-                    cards, config, masks, hands, info, facts, side_of, before, may_win, held, captured, tricks,
-                    now_leader, now_tricks, now_revoked, now_last, rules,
+                    cards, config, masks, hands, info, facts, side_of, before, may_win, held, tally,
+                    now_leader, now_tricks, now_revoked, now_last, rules, points,
                 )
                 step = _UNDO
                 continue
@@ -513,8 +546,7 @@ def solve(
         card = moves[d, f[FS_I]]
         won_side = f[FS_WON_SIDE]
         if won_side >= 0:
-            captured[won_side] &= ~f[FS_WON]
-            tricks[won_side] -= 1
+            _take(info, facts, tally, f[FS_WON], won_side, -1)
             for k in range(f[FS_SAVED]):
                 table_card[k] = moves[d, SAVED + k]
                 table_seat[k] = moves[d, SAVED + 16 + k]
@@ -522,11 +554,13 @@ def solve(
         if f[FS_MAX] == 1:
             if value > f[FS_BEST]:
                 f[FS_BEST] = value
+                f[FS_BEST_CARD] = card
             if f[FS_BEST] > f[FS_ALPHA]:
                 f[FS_ALPHA] = f[FS_BEST]
         else:
             if value < f[FS_BEST]:
                 f[FS_BEST] = value
+                f[FS_BEST_CARD] = card
             if f[FS_BEST] < f[FS_BETA]:
                 f[FS_BETA] = f[FS_BEST]
         f[FS_I] += 1
@@ -535,20 +569,26 @@ def solve(
 
 @inline
 def _fill_key(
-    info: Any, held: Any, captured: Any, tricks: Any, seat: int, out: int, revoked: int, relevant: int,
-    players: int, sides: int, keys: Any,
+    info: Any, held: Any, tally: Any, seat: int, out: int, revoked: int, players: int, sides: int, keys: Any,
 ) -> int:
     """Write the table key of a trick's start in keys[0]; return its slot (1 or more)."""
     width = keys.shape[1]
     for s in range(players):
         keys[0, s] = held[s]
+    pips = info[I_GAME_POINT] == 1
+    count = info[I_TRICKS_MATTER] == 1
     for s in range(sides):
-        keys[0, players + s] = captured[s] & relevant
-    packed = seat | (out << 4) | (revoked << 12)
-    if info[I_TRICKS_MATTER] == 1:
-        for s in range(sides):
-            packed |= tricks[s] << (20 + 5 * s)
-    keys[0, width - 1] = packed
+        word = tally[s]
+        if pips:
+            word |= tally[sides + s] << 16
+        if count:
+            word |= tally[2 * sides + s] << 32
+        keys[0, players + s] = word
+    base = 3 * sides
+    keys[0, width - 1] = (
+        seat | (out << 4) | (revoked << 12) | ((tally[base] + 1) << 20) | ((tally[base + 1] + 1) << 24)
+        | ((tally[base + 2] + 1) << 28)
+    )
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(width):
         h = (h ^ np.uint64(keys[0, i])) * np.uint64(0xBF58476D1CE4E5B9)
@@ -567,22 +607,21 @@ def _same_key(keys: Any, slot: int) -> bool:
 @jit
 def _finish(
     cards: Any, config: Any, masks: Any, hands: Any, info: Any, facts: Any, side_of: Any, before: Any,
-    may_win: Any, held: Any, captured: Any, tricks: Any, leader: int, n_tricks: int, revoked: int,
-    last_winner: int, rules: int,
+    may_win: Any, held: Any, tally: Any, leader: int, n_tricks: int, revoked: int,
+    last_winner: int, rules: int, points: Any,
 ) -> int:
     """claims.completion: each seat plays its first legal card in hand order until the hand ends; return its value."""
     players = config[PLAYERS]
     trump = masks[M_TRUMP]
-    hold = np.empty(players, dtype=np.int64)
-    took = captured.copy()
-    count = tricks.copy()
+    hold = held.copy()
+    took = tally.copy()
     plays_card = np.empty(players, dtype=np.int64)
     plays_seat = np.empty(players, dtype=np.int64)
     remaining = 0
     for s in range(players):
-        hold[s] = held[s]
         remaining |= held[s]
     while remaining:
+        won = 0
         for position in range(players):
             s = (leader + position) % players
             led = masks[M_SUIT + cards[SUIT, plays_card[0]]] if position > 0 else 0
@@ -600,15 +639,12 @@ def _finish(
             remaining &= ~(1 << card)
             plays_card[position] = card
             plays_seat[position] = s
+            won |= 1 << card
         leader = _trick_winner(cards, plays_card, plays_seat, 0, players)
-        for k in range(players):
-            took[side_of[leader]] |= 1 << plays_card[k]
-        count[side_of[leader]] += 1
+        _take(info, facts, took, won, side_of[leader], 1)
         n_tricks += 1
         last_winner = leader
-    return hand_value(  # type: ignore[no-any-return]
-        cards, info, facts, side_of, before, may_win, took, count, n_tricks, last_winner, revoked, trump,
-    )
+    return hand_value(info, side_of, before, may_win, took, n_tricks, last_winner, revoked, points)  # type: ignore[no-any-return]
 
 
 @jit
@@ -663,12 +699,17 @@ def _order(
         for i in range(n):
             c = moves[i]
             points = facts[F_CAPTURE, c] * 8 + facts[F_PIPS, c]
-            if _beats(cards, trump, led, c, best):
-                scores[i] = 1000 - _power(cards, trump, led, c) + points
-            elif ours == mine:
-                scores[i] = 500 + points - _power(cards, trump, led, c)
+            power = _power(cards, trump, led, c)
+            if ours == mine:
+                # A partner is winning: give it points, without taking the trick over.
+                if _beats(cards, trump, led, c, best):
+                    scores[i] = -power
+                else:
+                    scores[i] = 1000 + points * 4 - power
+            elif _beats(cards, trump, led, c, best):
+                scores[i] = 1000 - power + points
             else:
-                scores[i] = -points * 4 - _power(cards, trump, led, c)
+                scores[i] = -points * 4 - power
     for i in range(1, n):
         k, v = scores[i], moves[i]
         j = i - 1
@@ -697,4 +738,4 @@ def _beats(cards: Any, trump: int, led: int, c: int, best: int) -> bool:
     return not (trump >> best) & 1 and cards[SUIT, c] == led and cards[RANK, c] > cards[RANK, best]
 
 
-__all__ = ["CAPTURE", "PIPS", "solve", "hand_value"]
+__all__ = ["solve", "hand_value"]
