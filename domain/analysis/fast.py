@@ -145,8 +145,8 @@ def search_of(state: GameState, side: int) -> Search:
     for s, mask in enumerate(captured):
         tally[s] = sum(int(cards[CAPTURE, c]) for c in range(N_CARDS) if (mask >> c) & 1)
         tally[sides + s] = sum(int(cards[PIPS, c]) for c in range(N_CARDS) if (mask >> c) & 1)
-    for k, card in enumerate((high, low, spade)):
-        tally[3 * sides + k] = next((s for s, mask in enumerate(captured) if card >= 0 and (mask >> card) & 1), -1)
+    for k, marked in enumerate((high, low, spade)):
+        tally[3 * sides + k] = next((s for s, mask in enumerate(captured) if marked >= 0 and (mask >> marked) & 1), -1)
     facts = np.zeros((FACTS, N_CARDS), dtype=np.int64)
     for c in range(N_CARDS):
         facts[F_CAPTURE, c] = cards[CAPTURE, c]
