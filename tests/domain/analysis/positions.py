@@ -15,6 +15,7 @@ from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
 from domain.rules import Rules
 from domain.state import GameState, Phase
+from domain.trumps import trump_order
 
 
 def _choose(commands: list[Command], rng: random.Random) -> Command:
@@ -25,14 +26,18 @@ def _choose(commands: list[Command], rng: random.Random) -> Command:
 
 
 def cards_left(state: GameState) -> int:
-    """Return how many cards are still to be played in the hand."""
+    """Return how many cards are still to be played in the hand, face-down ones included (under trump only, the trumps)."""
     hand = state.hand
     assert hand is not None
-    return sum(len(cards) for cards in hand.cards)
+    if state.rules.trump_only and hand.trump is not None:
+        order = trump_order(state.rules, hand.trump)
+        return sum(1 for cards in hand.cards for card in cards if order.is_trump(card))
+    face_down = sum(1 for row in hand.extra.blind for card in row if card)
+    return sum(len(cards) for cards in hand.cards) + face_down
 
 
 def positions(
-    rules: Rules, name: str, count: int, most_left: int, least_left: int = 1, games: int = 400,
+    rules: Rules, name: str, count: int, most_left: int, least_left: int = 1, games: int = 60,
 ) -> list[GameState]:
     """Return up to ``count`` play-phase positions of ``rules`` with least_left..most_left cards still to play.
 
