@@ -294,6 +294,21 @@ def bench_clock(games: int, seconds: int, spread: float, level: int, database: s
         raise SystemExit(1)
 
 
+@bench.command("solver")
+@click.option("--per-preset", default=20, show_default=True, help="First leads solved per preset.")
+@click.option("--largest", default=40, show_default=True, help="First leads solved of the largest hands (nine-card-pitch).")
+def bench_solver(per_preset: int, largest: int) -> None:
+    """The open-hand solver: CPU time per solve from the first lead (p50/p99), per preset family."""
+    from lab.bench_solver import bench_solver as run
+
+    click.echo("compiling the open-hand solver (or loading it from numba's cache) ...")
+    families = run(per_preset, largest)
+    click.echo(describe())
+    click.echo("open-hand value of a first lead (position_value), CPU time per solve on one core:")
+    for family in families:
+        click.echo(f"  {family.line()}")
+
+
 @bench.command("ai")
 @click.option("--playouts", default=300, show_default=True, help="Whole-hand level-3 rollouts to time.")
 @click.option("--hints", default=20, show_default=True, help="Positions to time a hint on, at each level.")

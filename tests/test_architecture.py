@@ -24,9 +24,11 @@ FORBIDDEN_IN_DOMAIN = {
     "gunicorn", "click", "rich", "yaml", "requests", "redis", "service", "workers",
 }
 
-# The fast simulator's kernel (docs/architecture.md "Computer players") is compiled by numba over
-# numpy arrays: pure computation, allowed in that one package only.
+# The fast simulator's kernel (docs/architecture.md "Computer players") and the open-hand search
+# (docs/analysis.md) are compiled by numba over numpy arrays: pure computation, allowed in those
+# two packages only.
 FAST_SIMULATOR = DOMAIN / "ai" / "fastsim"
+OPEN_HAND = DOMAIN / "analysis"
 FAST_SIMULATOR_PACKAGES = {"numba", "numpy"}
 
 
@@ -83,7 +85,7 @@ def test_the_domain_imports_no_clock_randomness_environment_or_framework() -> No
         foreign = {
             name for name in imported
             if name not in sys.stdlib_module_names and name not in ("domain", "__future__")
-            and not (name in FAST_SIMULATOR_PACKAGES and FAST_SIMULATOR in path.parents)
+            and not (name in FAST_SIMULATOR_PACKAGES and (FAST_SIMULATOR in path.parents or OPEN_HAND in path.parents))
         }
         if bad | foreign:
             offenders[str(path.relative_to(ROOT))] = sorted(bad | foreign)

@@ -148,7 +148,8 @@ def warm(state: GameState | None = None) -> None:
 
     Every compiled function the players call is run once with the argument types they
     pass: the playouts, the dealer, the batched play, the auction, trump, the discards and
-    the bidder model's weights of deals (inference.py) and the plays' (play_evidence.py).
+    the bidder model's weights of deals (inference.py) and the plays' (play_evidence.py),
+    and the open-hand search of the hand reviews (domain/analysis/search.py).
     """
     from domain.ai.fastsim.warmup import warm_position, warm_states
 
@@ -187,6 +188,10 @@ def warm(state: GameState | None = None) -> None:
         else:
             continue
         Values(deals.count, rows.shape[1]).add_rows(list(range(rows.shape[1])), rows, start.rules, 0, start.scores)
+        if is_supported(start) and start.hand is not None and start.hand.table:
+            from domain.analysis import position_value  # the open-hand search (hand reviews) compiles with the kernels
+
+            position_value(start, 0)
 
 
 def _warm_inference(known: Any, deals: Deals) -> None:
