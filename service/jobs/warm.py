@@ -110,11 +110,28 @@ def sources_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
+def compiled_folders() -> tuple[Path, ...]:
+    """Return the folders whose modules numba compiles: the fast simulator and the open-hand search, which inlines the simulator's functions."""
+    spec = importlib.util.find_spec("domain.analysis")
+    assert spec is not None and spec.origin is not None
+    return fastsim_folder(), Path(spec.origin).parent
+
+
 def refresh_kernel_cache(folder: Path | None = None) -> bool:
-    """Drop numba's cached kernels when the simulator's sources changed; return whether it did."""
-    source = folder or fastsim_folder()
-    cache = cache_folder(source)
-    digest = sources_digest(source)
+    """Drop numba's cached kernels when the compiled sources changed; return whether it did.
+
+    Without ``folder``, every compiled folder is refreshed against a digest of them all: a
+    function of one that inlines a function of another is stale when either changes.
+    """
+    folders = (folder,) if folder is not None else compiled_folders()
+    digest = hashlib.sha256("".join(sources_digest(source) for source in folders).encode()).hexdigest()
+    changed = False
+    for source in folders:
+        changed = _refresh(cache_folder(source), digest) or changed
+    return changed
+
+
+def _refresh(cache: Path, digest: str) -> bool:
     stamp = cache / STAMP
     try:
         if stamp.read_text(encoding="ascii") == digest:
@@ -127,7 +144,7 @@ def refresh_kernel_cache(folder: Path | None = None) -> bool:
         cache.mkdir(parents=True, exist_ok=True)
         stamp.write_text(digest, encoding="ascii")
     except OSError:  # nowhere to write: numba then compiles in memory, which is correct too
-        log.warning("could not refresh the fast simulator's cache in %s", cache)
+        log.warning("could not refresh the compiled kernels' cache in %s", cache)
     return True
 
 
