@@ -20,7 +20,7 @@ from tests.dbs import postgres_database, sqlite_url
 from tests.factories import start_game
 
 STORE_TABLES = {"events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings"}
-HEAD = "0006"
+HEAD = "0007"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
