@@ -37,14 +37,14 @@ from typing import Any
 
 from domain.actions import Claim, Command, PlayCard, PlayFaceDown, action_of
 from domain.ai.knowledge import knowledge_of
+from domain.analysis import hand_value, open_hand, position_value
 from domain.ai.montecarlo import Estimate
 from domain.ai.players import hint
 from domain.ai.rng import Rng
 from domain.audit import RecordDeals
-from domain.context import NO_DEALS
 from domain.decide import decide
 from domain.errors import IllegalActionError
-from domain.events import DealKeyRevealed, Event, HandDealt, HandScored
+from domain.events import Event, HandDealt, HandScored
 from domain.evolve import evolve
 from domain.hand_actions import command_of
 from domain.legal import legal_commands
@@ -121,8 +121,6 @@ def steps_of_record(record: HandRecord) -> HandSteps | None:
             state = evolve(state, event)
             if isinstance(event, HandScored):
                 return HandSteps(tuple(steps), event, state)
-            if isinstance(event, DealKeyRevealed):
-                continue
     return None
 
 
@@ -135,8 +133,6 @@ Value = Callable[[GameState, int], float]
 
 def solver_functions() -> tuple[Solve, Value]:
     """Return the open-hand solver's ``open_hand`` and ``position_value`` as review_hand takes them."""
-    from domain.analysis import open_hand, position_value
-
     def solve(state: GameState) -> tuple[int, Sequence[tuple[Command, float]]]:
         found = open_hand(state)
         return found.side, tuple(found.values)
@@ -199,8 +195,6 @@ def review_hand(
     ``expected=False`` leaves out the hint engine's estimates (and classes every decision
     by its open-hand cost alone): the open-hand part, which is exact, on its own.
     """
-    from domain.analysis import hand_value
-
     solve, value = solver or solver_functions()
     rules = hand.after.rules
     score = hand.score

@@ -174,9 +174,10 @@ def summarize(results: Sequence[dict[str, Any]], players: int, sides: int) -> di
     """Return reviewed hands added up: per side "the cards" (par), "the play" (its seats' costs) and the others'; per seat
     its decisions by class, average expected cost and accuracy (the share of its decisions classed best or good)."""
     per_side = [{"side": s, "cards": 0.0, "play": 0.0, "others": 0.0, "actual": 0.0} for s in range(sides)]
-    per_seat = [{"seat": s, "decisions": 0, "classes": dict.fromkeys(CLASSES, 0), "cost": 0.0} for s in range(players)]
+    counts = [dict.fromkeys(CLASSES, 0) for _ in range(players)]
+    costs = [0.0] * players
     for result in results:
-        for side in _sides_of(result, players, sides):
+        for side in _sides_of(result, sides):
             row = per_side[side["side"]]
             for key in ("cards", "play", "others", "actual"):
                 row[key] += side[key]
@@ -184,25 +185,22 @@ def summarize(results: Sequence[dict[str, Any]], players: int, sides: int) -> di
             expected = action.get("expected")
             if expected is None or expected.get("forced"):
                 continue
-            seat = per_seat[action["seat"]]
-            seat["decisions"] += 1
-            seat["classes"][action["class"]] += 1
-            seat["cost"] += expected["cost"]
+            counts[action["seat"]][action["class"]] += 1
+            costs[action["seat"]] += expected["cost"]
     seats = []
-    for seat in per_seat:
-        n = int(seat["decisions"])
-        classes = seat["classes"]
+    for seat, classes in enumerate(counts):
+        n = sum(classes.values())
         good = classes["best"] + classes["good"]
         seats.append({
-            "seat": seat["seat"], "decisions": n, "classes": classes,
-            "average_cost": round(float(seat["cost"]) / n, 4) if n else None,
+            "seat": seat, "decisions": n, "classes": classes,
+            "average_cost": round(costs[seat] / n, 4) if n else None,
             "accuracy": round(100.0 * good / n, 1) if n else None,
         })
     rounded = [{k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()} for row in per_side]
     return {"reviewed": len(results), "sides": rounded, "seats": seats}
 
 
-def _sides_of(result: dict[str, Any], players: int, sides: int) -> list[dict[str, Any]]:
+def _sides_of(result: dict[str, Any], sides: int) -> list[dict[str, Any]]:
     """Return a hand's ledger per side: the cards (par from its view), its play, the others' play, the actual value."""
     ledger = result["ledger"]
     if "sides" in ledger:
@@ -211,7 +209,7 @@ def _sides_of(result: dict[str, Any], players: int, sides: int) -> list[dict[str
     makers = result["makers"]
     lost = [0.0] * sides
     for seat, cost in ledger["seats"].items():
-        lost[_side_of_seat(result, int(seat), players, sides)] += cost
+        lost[int(result["seat_sides"][int(seat)])] += cost
     rows = []
     for side in range(sides):
         sign = 1.0 if side == makers else -1.0
@@ -221,6 +219,3 @@ def _sides_of(result: dict[str, Any], players: int, sides: int) -> list[dict[str
         })
     return rows
 
-
-def _side_of_seat(result: dict[str, Any], seat: int, players: int, sides: int) -> int:
-    return int(result["seat_sides"][seat])
