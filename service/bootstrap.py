@@ -23,14 +23,15 @@ from service.games.clock import TurnClock
 from service.games.rematch import Rematches
 from service.games.tables import TableService
 from service.hints.service import HintService
+from service.reviews.service import ReviewService
 from service.jobs.clock import ClockHandler
-from service.jobs.handlers import MoveHandler, default_handlers
+from service.jobs.handlers import MoveHandler, ReviewHandler, default_handlers
 from service.jobs.offload import compute_runner
 from service.jobs.runner import JobRunner, sweep_every
 from service.jobs.threads import ThreadRunner
 from service.metrics import Metrics, NoMetrics
 from service.notify import Notifications, open_notifications
-from service.ports.jobs import CLOCK, Broker, Dispatcher
+from service.ports.jobs import CLOCK, REVIEW, Broker, Dispatcher
 from service.store import open_event_store
 from service.store.db import make_engine
 from service.store.job_rows import JobRows
@@ -52,6 +53,7 @@ class Services:
     metrics: Metrics
     notifications: Notifications
     broker: Broker | None = None  # the Celery dispatcher when a broker is set (readiness pings it)
+    reviews: ReviewService | None = None  # the reviews of finished hands (service/reviews/service.py)
 
     @property
     def public_metrics(self) -> bool:
@@ -110,13 +112,15 @@ def build_services(
     store = open_event_store(engine)
     games = GameService(store, dispatcher, settings.state_cache, metrics=metrics, notifier=notifier)
     hints = HintService(games, job_rows, dispatcher, JobWaits(notifications.bus))
+    reviews = ReviewService(games, job_rows, dispatcher, JobWaits(notifications.bus))
     tables = TableService(games, store)
     handlers = default_handlers(games, job_rows, dispatcher, compute)
+    handlers[REVIEW] = ReviewHandler(reviews, compute)
     handlers[CLOCK] = ClockHandler(TurnClock(games.writer), MoveHandler(games, job_rows, dispatcher, compute))
     jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics, notifier)
     if runner is not None:
         notifications.bus.on_released(runner.adopt)  # jobs another process's runner released as it stopped
     broker = dispatcher if settings.broker_url and isinstance(dispatcher, Broker) else None
     return Services(
-        settings, games, tables, Rematches(tables), hints, jobs, runner, engine, metrics, notifications, broker,
+        settings, games, tables, Rematches(tables), hints, jobs, runner, engine, metrics, notifications, broker, reviews,
     )
