@@ -5,12 +5,14 @@ Pitch"), a hand with a revoke standing (003 "Auction pitch"), leads that rotate 
 Pitcher"), a smudge declared (004 "Smudge"), trump set by the first lead, a claim. It
 searches every legal action as the reference does (reference.py) with alpha-beta
 pruning and the moves ordered by a cheap guess, so its value is the reference's exactly,
-sooner.
+sooner. Once a position it reaches is one the compiled search can play (trump set by
+the first lead, say), that search values it.
 """
 
 from __future__ import annotations
 
 from domain.actions import Claim, Command, PlayCard
+from domain.analysis.fast import fast_value, searchable
 from domain.analysis.reference import NoLegalAction, after, check_position
 from domain.analysis.value import changes_value
 from domain.legal import legal_commands
@@ -47,6 +49,8 @@ def slow_action_value(
     nxt, scored = after(state, command)
     if scored is not None:
         return changes_value(state.rules, scored.changes, side)
+    if searchable(nxt):
+        return fast_value(nxt, side)
     return slow_value(nxt, side, alpha, beta)
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from domain.actions import Command, action_of
+from domain.actions import Command, PlayCard, action_of
+from domain.analysis.fast import fast_card_values, fast_value, searchable
 from domain.analysis.reference import NoLegalAction, check_position
 from domain.analysis.slow import slow_action_value, slow_value
 from domain.legal import legal_commands
@@ -65,7 +66,13 @@ def open_hand(state: GameState) -> OpenHand:
     commands = legal_commands(state, seat)
     if not commands:
         raise NoLegalAction(f"seat {seat} has no legal action")
-    values = tuple((command, action_value(state, command, side)) for command in commands)
+    cards = [command.card for command in commands if isinstance(command, PlayCard)]
+    fast = dict(zip(cards, fast_card_values(state, side, cards))) if searchable(state) else {}
+    values = tuple(
+        (command, fast[command.card] if isinstance(command, PlayCard) and command.card in fast
+         else slow_action_value(state, command, side))
+        for command in commands
+    )
     pick = max if state.rules.side_of(seat) == side else min
     return OpenHand(side=side, values=values, best=pick(v for _, v in values))
 
@@ -73,12 +80,17 @@ def open_hand(state: GameState) -> OpenHand:
 def position_value(state: GameState, side: int) -> int:
     """Return the open-hand value of ``state`` for ``side`` (docs/analysis.md)."""
     _check_side(state, side)
+    check_position(state)
+    if searchable(state):
+        return fast_value(state, side)
     return slow_value(state, side)
 
 
 def action_value(state: GameState, command: Command, side: int) -> int:
     """Return the open-hand value for ``side`` of taking ``command`` in ``state``."""
     _check_side(state, side)
+    if isinstance(command, PlayCard) and searchable(state):
+        return fast_card_values(state, side, [command.card])[0]
     return slow_action_value(state, command, side)
 
 

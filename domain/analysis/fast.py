@@ -1,0 +1,239 @@
+"""A play-phase GameState as the compiled search's arrays (search.py), and which states it can search.
+
+It searches what the fast simulator's kernel plays (domain/ai/fastsim/position.py
+``is_supported``), and also hands with a revoke standing (003 "Auction pitch"): the
+search plays revokes as the reducers allow them and scores the revoking sides' penalty.
+Left to the reducers (slow.py): face-down cards (001 "Fish Pitch"), trump not yet set by
+the first lead, leads that rotate (004 "The Pitcher"), a smudge declared (004 "Smudge"),
+and two jokers of equal strength above the ace (which of them was played first decides
+the high point).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from domain.ai.fastsim.lookups import (
+    CAPTURE, INDEX, N_CARDS, NOT_LOW, PIPS, REVOKE_PENALTY, SPADE, TRUMP, tables_of,
+)
+from domain.ai.fastsim.position import position_of, shed_two
+from domain.analysis.reference import NoLegalAction
+from domain.analysis.search import (
+    F_CAPTURE, F_OWNER, F_PIPS, F_PLAIN, F_SEAT, F_SPADE, FACTS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
+    I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
+    I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
+    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME,
+    solve,
+)
+from domain.game_over import may_win, progress
+from domain.rules import Rules
+from domain.scoring import has_contract
+from domain.state import GameState, Phase
+
+Array = npt.NDArray[np.int64]
+
+_MOON_MODE = {"none": 0, "extra-point": 1, "game-points": 2, "instant-win": 3}
+_WIN_RULE = {"must-bid-no-junk": 1, "must-bid-or-set-held-short": 2}
+_MOON_NEGATIVE = {"wins": 0, "add-bid": 1}
+_LOW_MODE = {"capturer": 0, "original-owner": 1, "player": 2, "dealt-two": 3}
+
+
+def searchable(state: GameState) -> bool:
+    """Tell whether the compiled search can value ``state`` (see the module docstring)."""
+    hand = state.hand
+    rules = state.rules
+    return (
+        state.ended is None and hand is not None and hand.phase == Phase.PLAYING and hand.trump is not None
+        and hand.to_act is not None and hand.maker is not None and hand.high_bid is not None
+        and not rules.blind_cards and rules.trick_leader == "winner" and not hand.extra.smudgers
+        and not (rules.jokers == 2 and rules.joker_order == "first-played-high" and rules.joker_place == "above-ace")
+    )
+
+
+@dataclass(slots=True)
+class Search:
+    """One position's arrays, and the transposition table shared by the searches made from it."""
+
+    state: GameState
+    arrays: tuple[Array, ...]
+    scalars: tuple[int, ...]
+    relevant: int
+    keys: Array
+    bounds: Array
+    moves: Array
+    scores: Array
+    frames: Array
+    info: Array
+    nodes: int = 0
+
+    def value(self, first: int = -1) -> int:
+        """Return the position's value for the side searched, ``first`` (a card index) played first when >= 0."""
+        cards, config, masks, hands, facts, side_of, before, may_win_, held, captured, tricks, table_card, table_seat = (
+            self.arrays
+        )
+        n_in, to_act, leader, out, n_tricks, broken, revoked, last_winner = self.scalars
+        self.info[I_STUCK] = 0
+        found = solve(
+            cards, config, masks, hands, self.info, facts, side_of, before, may_win_, held, captured, tricks,
+            table_card, table_seat, n_in, to_act, leader, out, n_tricks, bool(broken), revoked, last_winner,
+            self.relevant, first, self.keys, self.bounds, self.moves, self.scores, self.frames,
+        )
+        self.nodes = int(self.info[I_NODES])
+        if self.info[I_STUCK]:
+            raise NoLegalAction("a seat to act has no legal card")
+        return int(found)
+
+
+def table_size(cards_left: int) -> int:
+    """Return the transposition table's rows for a position with ``cards_left`` cards to play."""
+    return 1 << min(20, max(10, 2 * cards_left - 4))
+
+
+def search_of(state: GameState, side: int) -> Search:
+    """Return the compiled search's arrays for a searchable ``state``, valued for ``side``."""
+    hand = state.hand
+    assert hand is not None and hand.trump is not None and hand.to_act is not None
+    assert hand.maker is not None and hand.high_bid is not None
+    rules = state.rules
+    players, sides = rules.players, rules.sides
+    tables = tables_of(rules, hand.trump)
+    cards, config, masks = tables.cards, tables.config, tables.masks
+    revokes_stand = rules.revoke == "penalty" and not rules.trump_only
+    if not revokes_stand and config[REVOKE_PENALTY]:
+        config = config.copy()
+        config[REVOKE_PENALTY] = 0
+    position = position_of(state)
+    hands, owner = position.hands, position.owner
+    side_of = np.array([rules.side_of(s) for s in range(players)], dtype=np.int64)
+    held = np.zeros(players, dtype=np.int64)
+    seat_of = np.full(N_CARDS, -1, dtype=np.int64)
+    for seat, cards_held in enumerate(hand.cards):
+        for card in cards_held:
+            held[seat] |= 1 << INDEX[card]
+            seat_of[INDEX[card]] = seat
+    captured = np.zeros(sides, dtype=np.int64)
+    tricks = np.zeros(sides, dtype=np.int64)
+    played = 0
+    for trick in hand.tricks:
+        for seat, card in trick.plays:
+            captured[side_of[trick.winner]] |= 1 << INDEX[card]
+            seat_of[INDEX[card]] = seat
+            played |= 1 << INDEX[card]
+        tricks[side_of[trick.winner]] += 1
+    table_card = np.full(players, -1, dtype=np.int64)
+    table_seat = np.full(players, -1, dtype=np.int64)
+    for k, (seat, card) in enumerate(hand.table):
+        table_card[k] = INDEX[card]
+        table_seat[k] = seat
+        seat_of[INDEX[card]] = seat
+        played |= 1 << INDEX[card]
+    in_play = played | int(np.bitwise_or.reduce(held))
+    trumps = [c for c in range(N_CARDS) if (in_play >> c) & 1 and cards[TRUMP, c] >= 0]
+    high = max(trumps, key=lambda c: cards[TRUMP, c], default=-1)
+    lows = [c for c in trumps if cards[NOT_LOW, c] == 0]
+    low = min(lows, key=lambda c: cards[TRUMP, c], default=-1)
+    facts = np.zeros((FACTS, N_CARDS), dtype=np.int64)
+    relevant = 0
+    for c in range(N_CARDS):
+        facts[F_CAPTURE, c] = cards[CAPTURE, c]
+        facts[F_PIPS, c] = cards[PIPS, c]
+        facts[F_SEAT, c] = seat_of[c]
+        facts[F_OWNER, c] = owner[c]
+        facts[F_SPADE, c] = cards[SPADE, c]
+        scores_points = (
+            cards[CAPTURE, c] != 0 or cards[PIPS, c] != 0 or c in (high, low) or c >= 52
+            or (rules.spade_point and cards[SPADE, c] >= 0)
+        )
+        facts[F_PLAIN, c] = 0 if scores_points else 1
+        if cards[TRUMP, c] >= 0 or cards[CAPTURE, c] or cards[PIPS, c] or (rules.spade_point and cards[SPADE, c] >= 0):
+            relevant |= 1 << c
+    contract = has_contract(rules, hand)
+    bid = hand.high_bid if contract else 0
+    makers = rules.side_of(hand.maker)
+    info = np.zeros(INFO, dtype=np.int64)
+    info[I_SIDES] = sides
+    info[I_MAKERS] = makers
+    info[I_TIE_MAKERS] = makers if contract and rules.game_tie == "makers" else -1
+    info[I_CONTRACT] = int(contract)
+    info[I_BID] = bid
+    moon = rules.moon_amount is not None and bid == rules.moon_amount
+    info[I_MOON] = int(moon)
+    info[I_MOON_MODE] = _MOON_MODE[rules.moon]
+    info[I_MOON_TRICKS] = int(rules.moon_tricks)
+    info[I_CONTRACT_TRICKS] = int(rules.contract == "tricks")
+    info[I_MAX_BID] = rules.max_bid
+    info[I_BID_ONLY] = int(rules.maker_bid_only)
+    info[I_BID_BONUS] = int(rules.bid_bonus)
+    info[I_SET_DOUBLE] = int(rules.set_penalty == "double-bid")
+    info[I_TARGET] = rules.target_score
+    info[I_JUNK] = int(rules.junk_points)
+    info[I_ALL_TRICKS] = int(rules.all_tricks_penalty)
+    info[I_WIN_RULE] = _WIN_RULE.get(rules.win_rule, 0)
+    info[I_MOON_NEGATIVE] = _MOON_NEGATIVE.get(rules.moon_negative, 2)
+    info[I_SIDE] = side
+    info[I_TRICKS_MATTER] = int(_tricks_matter(rules))
+    info[I_LOW_MODE] = _LOW_MODE[rules.low_point]
+    info[I_LOW_FIXED] = _low_fixed(rules, hand.trump, owner, hand.extra.discards)
+    info[I_HIGH_ACE] = int(rules.high_point == "ace")
+    info[I_LAST_TRICK] = int(rules.last_trick_point)
+    info[I_GAME_POINT] = int(rules.game_point == "game")
+    info[I_SPADE_POINT] = int(rules.spade_point)
+    info[I_REVOKES] = int(revokes_stand)
+    before = np.array(progress(rules, state.scores), dtype=np.int64)
+    wins = np.array(
+        [[int(may_win(rules, makers, made, s)) for s in range(sides)] for made in (False, True)], dtype=np.int64,
+    )
+    revoked = 0
+    for seat, _, _ in hand.extra.revokes:
+        revoked |= 1 << rules.side_of(seat)
+    broken = int(any(cards[TRUMP, c] >= 0 for c in range(N_CARDS) if (played >> c) & 1))
+    last_winner = hand.tricks[-1].winner if hand.tricks else -1
+    leader = hand.leader if hand.leader is not None else hand.to_act
+    out = sum(1 << seat for seat in hand.extra.out)
+    left = int(sum(len(c) for c in hand.cards))
+    rows = table_size(left)
+    width = players + sides + 1
+    keys = np.zeros((rows, width), dtype=np.int64)
+    bounds = np.zeros((rows, 3), dtype=np.int64)
+    depth = left + 2
+    moves = np.zeros((depth, MOVES), dtype=np.int64)
+    scores = np.zeros((depth, MOVES), dtype=np.int64)
+    frames = np.zeros((depth, FRAME), dtype=np.int64)
+    return Search(
+        state,
+        (cards, config, masks, hands, facts, side_of, before, wins, held, captured, tricks, table_card, table_seat),
+        (len(hand.table), hand.to_act, leader, out, len(hand.tricks), broken, revoked, last_winner),
+        relevant, keys, bounds, moves, scores, frames, info,
+    )
+
+
+def _tricks_matter(rules: Rules) -> bool:
+    """Tell whether how many tricks each side took can change a score under ``rules``."""
+    return (
+        rules.contract == "tricks" or rules.moon_amount is not None or rules.all_tricks_penalty
+        or rules.smudge_call is not None and rules.smudge_call > 0
+    )
+
+
+def _low_fixed(rules: Rules, trump: str, owner: Array, discards: Sequence[Sequence[str]]) -> int:
+    """Return the side that 002's dealt-two low goes to (the seat dealt the two of trump), -1 for none."""
+    if rules.low_point != "dealt-two":
+        return -1
+    two = INDEX["2" + trump]
+    seat = int(owner[two]) if owner[two] >= 0 else shed_two(rules, trump, discards) - 1
+    return rules.side_of(seat) if seat >= 0 else -1
+
+
+def fast_value(state: GameState, side: int) -> int:
+    """Return the open-hand value of a searchable ``state`` for ``side``."""
+    return search_of(state, side).value()
+
+
+def fast_card_values(state: GameState, side: int, cards: Sequence[str]) -> list[int]:
+    """Return the value for ``side`` of each of ``cards`` played now (one table for them all)."""
+    search = search_of(state, side)
+    return [search.value(INDEX[card]) for card in cards]

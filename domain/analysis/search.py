@@ -1,0 +1,700 @@
+"""The compiled open-hand search: alpha-beta over the fast simulator's arrays (numba).
+
+It walks the play as the kernel does (domain/ai/fastsim/kernel.py: the legal cards by
+``_legal_by``, the trick by ``_trick_winner``, seats out of trump sitting out, a hand
+whose points are decided completed by claims.completion's policy), with every card known.
+What the search adds:
+
+- Each side's captured cards as a bit mask. Every card in play is played by the end of
+  the hand, so the points (domain/points.py) are read from those masks at the end:
+  card points and game pips by their capturer, high and low from the extreme trumps
+  played, the last trick's winner; then the hand is scored as domain/scoring.py does
+  (``_score_hand``: contract, moon, set, bid only, bid bonus, no junk points, every
+  trick, revokes, junk limits), and valued for the side searched (value.py).
+- A transposition table at the start of each trick, keyed by every seat's cards, the
+  cards of each side's captures that can still score (trumps, point and game cards),
+  the tricks (where the rules count them), the seat to lead, the seats out and the sides
+  that revoked: what the rest of the hand depends on. It keeps bounds (fail-soft).
+- Equivalent cards merged: of two cards of one suit held by one seat, with no card
+  still in play between them and neither able to score (no points, no game pips, not
+  the high or low trump in play, not a joker, not a spade under the spade point), only
+  the higher is tried (DDS's "equivalent cards").
+- Moves ordered: a leader's strongest cards first; a follower's cheapest winning card
+  first, or points onto a partner's winning card.
+
+The side searched maximises and every other seat minimises (docs/analysis.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from domain.ai.fastsim.bits import lowest_bit
+from domain.ai.fastsim.kernel import R_REVOKE, _legal_by, _next_in_trick, _trick_winner, inline, jit, play_rules
+from domain.ai.fastsim.lookups import (
+    ABOVE, CAPTURE, FINISH_EARLY, M_JOKER, M_LIVE, M_SUIT, M_TRUMP, NOT_LOW, PIPS, PLAYERS, RANK, SUIT, TRUMP,
+    TRUMP_ONLY,
+)
+
+# Slots of the solve's ``info`` (what one search needs beyond the tables), filled by fast.py.
+I_SIDES = 0
+I_MAKERS = 1
+I_TIE_MAKERS = 2  # the side a tied game point goes to (game_tie makers, with a contract), -1 none
+I_CONTRACT = 3
+I_BID = 4
+I_MOON = 5  # the bid shot the moon
+I_MOON_MODE = 6  # 0 none, 1 extra-point, 2 game-points, 3 instant-win
+I_MOON_TRICKS = 7
+I_CONTRACT_TRICKS = 8
+I_MAX_BID = 9
+I_BID_ONLY = 10
+I_BID_BONUS = 11
+I_SET_DOUBLE = 12
+I_TARGET = 13
+I_JUNK = 14
+I_ALL_TRICKS = 15
+I_WIN_RULE = 16  # 0 no limit, 1 must-bid-no-junk, 2 must-bid-or-set-held-short
+I_MOON_NEGATIVE = 17  # 0 wins, 1 add-bid, 2 the score becomes the bid
+I_SIDE = 18  # the side whose value is searched
+I_TRICKS_MATTER = 19  # the tricks' count can change the score (kept in the table's key)
+I_LOW_FIXED = 20  # 002's dealt-two: the side the two of trump's point goes to, -1 none
+I_HIGH_ACE = 21
+I_LOW_MODE = 22  # 0 capturer, 1 original-owner, 2 player, 3 dealt-two
+I_LAST_TRICK = 23
+I_GAME_POINT = 24
+I_SPADE_POINT = 25
+I_REVOKES = 26  # revokes stand (the revoke penalty, not trump only)
+I_STUCK = 27  # set by the search: a seat to act had no legal card
+I_NODES = 28  # nodes searched
+INFO = 29
+
+# Rows of the per-card ``facts``.
+F_CAPTURE = 0
+F_PIPS = 1
+F_SEAT = 2  # the seat that plays (or played) it
+F_OWNER = 3  # the seat dealt it (the low point's original owner), -1 none
+F_PLAIN = 4  # 1: it can never score, so an equal neighbour may stand for it
+F_SPADE = 5  # its rank when a printed spade, else -1
+FACTS = 6
+
+INFINITE = 1 << 40
+SAVED = 64  # moves[depth, SAVED:]: a completed trick's cards, then (SAVED + 16) its seats, while deeper tricks run
+MOVES = SAVED + 32
+
+
+@inline
+def _bits_sum(mask: int, values: Any) -> int:
+    total = 0
+    while mask:
+        c = lowest_bit(mask)
+        mask &= mask - 1
+        total += values[c]
+    return total
+
+
+@jit
+def hand_value(
+    cards: Any, info: Any, facts: Any, side_of: Any, before: Any, may_win: Any, captured: Any, tricks: Any,
+    n_tricks: int, last_winner: int, revoked: int, trump: int,
+) -> int:
+    """Return the value for info[I_SIDE] of a finished hand (domain/points.py, then domain/scoring.py)."""
+    sides = info[I_SIDES]
+    points = np.zeros(sides, dtype=np.int64)
+    pips = np.zeros(sides, dtype=np.int64)
+    played = 0
+    for s in range(sides):
+        points[s] = _bits_sum(captured[s], facts[F_CAPTURE])
+        pips[s] = _bits_sum(captured[s], facts[F_PIPS])
+        played |= captured[s]
+    # High (the highest trump played) and low (the lowest that may count), by strength.
+    high = -1
+    low = -1
+    spade = -1
+    m = played & trump
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if high < 0 or cards[TRUMP, c] > cards[TRUMP, high]:
+            high = c
+        if cards[NOT_LOW, c] == 0 and (low < 0 or cards[TRUMP, c] < cards[TRUMP, low]):
+            low = c
+    if info[I_SPADE_POINT] == 1:
+        m = played
+        while m:
+            c = lowest_bit(m)
+            m &= m - 1
+            if facts[F_SPADE, c] >= 0 and (spade < 0 or facts[F_SPADE, c] > facts[F_SPADE, spade]):
+                spade = c
+    if high >= 0 and info[I_HIGH_ACE] == 0:
+        points[_capturer(captured, sides, high)] += 1
+    mode = info[I_LOW_MODE]
+    if mode == 3:
+        if info[I_LOW_FIXED] >= 0:
+            points[info[I_LOW_FIXED]] += 1
+    elif low >= 0:
+        if mode == 0:
+            points[_capturer(captured, sides, low)] += 1
+        elif mode == 1 and facts[F_OWNER, low] >= 0:
+            points[side_of[facts[F_OWNER, low]]] += 1
+        else:
+            points[side_of[facts[F_SEAT, low]]] += 1
+    if info[I_LAST_TRICK] == 1 and n_tricks > 0:
+        points[side_of[last_winner]] += 1
+    if info[I_GAME_POINT] == 1:
+        best = 0
+        for s in range(sides):
+            if pips[s] > best:
+                best = pips[s]
+        if best > 0:
+            leaders = 0
+            leader = -1
+            for s in range(sides):
+                if pips[s] == best:
+                    leaders += 1
+                    leader = s
+            if leaders == 1:
+                points[leader] += 1
+            elif info[I_TIE_MAKERS] >= 0 and pips[info[I_TIE_MAKERS]] == best:
+                points[info[I_TIE_MAKERS]] += 1
+    if info[I_SPADE_POINT] == 1 and spade >= 0:
+        points[_capturer(captured, sides, spade)] += 1
+    change = _score_hand(info, before, may_win, points, tricks, n_tricks, revoked)
+    side = info[I_SIDE]
+    if sides == 2:
+        return change[side] - change[1 - side]  # type: ignore[no-any-return]
+    return change[side]  # type: ignore[no-any-return]
+
+
+@inline
+def _capturer(captured: Any, sides: int, card: int) -> int:
+    for s in range(sides):
+        if (captured[s] >> card) & 1:
+            return s
+    return 0
+
+
+@inline
+def _score_hand(info: Any, before: Any, may_win: Any, points: Any, tricks: Any, every: int, revoked: int) -> Any:
+    """Return each side's progress this hand (domain/scoring.py score_hand, before counting down)."""
+    sides = info[I_SIDES]
+    makers = info[I_MAKERS]
+    bid = info[I_BID]
+    contract = info[I_CONTRACT] == 1
+    moon = info[I_MOON] == 1
+    mode = info[I_MOON_MODE]
+    taken = points
+    total = 0
+    for s in range(sides):
+        total += taken[s]
+    moon_point = False
+    if moon and mode == 1 and tricks[makers] == every and total == taken[makers]:
+        taken[makers] += 1
+        moon_point = True
+    if not contract:
+        made = True
+    elif moon and mode == 1:
+        made = moon_point
+    else:
+        if info[I_CONTRACT_TRICKS] == 1:
+            made = tricks[makers] == bid if moon else tricks[makers] >= bid
+        else:
+            made = taken[makers] >= (min(bid, info[I_MAX_BID]) if moon else bid)
+        if moon and info[I_MOON_TRICKS] == 1:
+            made = made and tricks[makers] == every
+    change = taken
+    if contract:
+        if made:
+            if info[I_BID_ONLY] == 1 and change[makers] > bid:
+                change[makers] = bid
+            if info[I_BID_BONUS] == 1 and bid:
+                change[makers] += bid
+            if moon:
+                if mode == 2:
+                    change[makers] = info[I_TARGET]
+                elif mode == 3 and before[makers] < 0 and info[I_MOON_NEGATIVE] != 0:
+                    change[makers] = bid if info[I_MOON_NEGATIVE] == 1 else bid - before[makers]
+        else:
+            penalty = 2 * bid if info[I_SET_DOUBLE] == 1 else bid
+            if moon and mode == 2:
+                penalty = info[I_TARGET]
+            change[makers] = -penalty
+    if info[I_JUNK] == 0:
+        for s in range(sides):
+            if s != makers:
+                change[s] = 0
+    if info[I_ALL_TRICKS] == 1:
+        for winner in range(sides):
+            if tricks[winner] == every:
+                for s in range(sides):
+                    if s != winner:
+                        change[s] -= 1
+    if contract:
+        if revoked:
+            for s in range(sides):
+                if (revoked >> s) & 1:
+                    if s == makers and not made:
+                        continue
+                    if change[s] > -bid:
+                        change[s] = -bid
+                    if s == makers:
+                        made = False
+        short = info[I_TARGET] - 1
+        if info[I_WIN_RULE] == 1:
+            for s in range(sides):
+                value = change[s]
+                earned = 0
+                if s == makers and made:
+                    earned = value if moon else min(bid, value)
+                allowed = max(before[s] + earned, min(before[s] + value, max(before[s], short)))
+                if before[s] + value > allowed:
+                    change[s] = allowed - before[s]
+        elif info[I_WIN_RULE] == 2:
+            for s in range(sides):
+                if before[s] + change[s] > short and may_win[1 if made else 0, s] == 0:
+                    change[s] = short - before[s]
+    return change
+
+
+# Slots of a frame of the search's stack (one per depth: a seat to play).
+FS_SEAT = 0
+FS_NIN = 1  # plays in the trick so far
+FS_LEADER = 2
+FS_OUT = 3
+FS_TRICKS = 4
+FS_BROKEN = 5
+FS_REVOKED = 6
+FS_LAST = 7
+FS_ALPHA = 8
+FS_BETA = 9
+FS_ALPHA0 = 10
+FS_BETA0 = 11
+FS_BEST = 12
+FS_MAX = 13
+FS_SLOT = 14
+FS_N = 15
+FS_I = 16
+FS_HONEST = 17
+FS_WON = 18
+FS_WON_SIDE = 19
+FS_SAVED = 20
+FS_ONLY = 21
+FRAME = 22
+
+_ENTER = 0
+_NEXT = 1
+_RETURN = 2
+_UNDO = 3
+
+
+@jit
+def solve(
+    cards: Any, config: Any, masks: Any, hands: Any, info: Any, facts: Any, side_of: Any, before: Any,
+    may_win: Any, held: Any, captured: Any, tricks: Any, table_card: Any, table_seat: Any, n_in: int,
+    to_act: int, leader: int, out: int, n_tricks: int, broken: bool, revoked: int, last_winner: int,
+    relevant: int, first: int, keys: Any, bounds: Any, moves: Any, scores: Any, frames: Any,
+) -> int:
+    """Return the value of the position (info[I_SIDE]'s), ``first`` (a card) played first when it is >= 0.
+
+    The arrays describe the position: ``held`` each seat's cards, ``captured`` each side's
+    captured cards, ``tricks`` each side's tricks, the trick so far in ``table_card`` and
+    ``table_seat`` (``n_in`` plays). ``keys``/``bounds`` are the transposition table
+    (rows of the key's width; lower bound, upper bound, used); ``moves``, ``scores`` and
+    ``frames`` scratch rows per depth (the search is a loop over an explicit stack).
+    Sets info[I_STUCK] when a seat to act has no legal card.
+    """
+    rules = play_rules(config)
+    players = config[PLAYERS]
+    sides = info[I_SIDES]
+    trump = masks[M_TRUMP]
+    joker = masks[M_JOKER]
+    side = info[I_SIDE]
+    d = 0
+    f = frames[0]
+    f[FS_SEAT] = to_act
+    f[FS_NIN] = n_in
+    f[FS_LEADER] = leader
+    f[FS_OUT] = out
+    f[FS_TRICKS] = n_tricks
+    f[FS_BROKEN] = 1 if broken else 0
+    f[FS_REVOKED] = revoked
+    f[FS_LAST] = last_winner
+    f[FS_ALPHA] = -INFINITE
+    f[FS_BETA] = INFINITE
+    f[FS_ONLY] = first
+    step = _ENTER
+    result = 0
+    value = 0
+    while True:
+        f = frames[d]
+        if step == _ENTER:
+            info[I_NODES] += 1
+            seat = f[FS_SEAT]
+            nin = f[FS_NIN]
+            led = masks[M_SUIT + cards[SUIT, table_card[0]]] if nin > 0 else 0
+            legal = _legal_by(rules, trump, joker, held[seat], led, f[FS_TRICKS] == 0, f[FS_BROKEN] == 1)
+            only = f[FS_ONLY]
+            if legal == 0 or (only >= 0 and not (legal >> only) & 1):
+                info[I_STUCK] = 1
+                return 0
+            f[FS_ALPHA0] = f[FS_ALPHA]
+            f[FS_BETA0] = f[FS_BETA]
+            f[FS_SLOT] = -1
+            if nin == 0 and only < 0:
+                slot = _fill_key(info, held, captured, tricks, seat, f[FS_OUT], f[FS_REVOKED], relevant, players, sides, keys)
+                f[FS_SLOT] = slot
+                if bounds[slot, 2] == 1 and _same_key(keys, slot):
+                    lower = bounds[slot, 0]
+                    upper = bounds[slot, 1]
+                    if lower >= f[FS_BETA] or lower == upper:
+                        result = lower
+                        step = _RETURN
+                        continue
+                    if upper <= f[FS_ALPHA]:
+                        result = upper
+                        step = _RETURN
+                        continue
+                    if lower > f[FS_ALPHA]:
+                        f[FS_ALPHA] = lower
+                    if upper < f[FS_BETA]:
+                        f[FS_BETA] = upper
+            if only >= 0:
+                moves[d, 0] = only
+                f[FS_N] = 1
+            else:
+                f[FS_N] = _order(
+                    cards, masks, facts, side_of, info, held, table_card, table_seat, nin, seat, legal, moves[d], scores[d],
+                )
+            maximising = side_of[seat] == side
+            f[FS_MAX] = 1 if maximising else 0
+            f[FS_BEST] = -INFINITE if maximising else INFINITE
+            honest = legal
+            if nin > 0 and info[I_REVOKES] == 1:
+                honest = _legal_by(rules & ~R_REVOKE, trump, joker, held[seat], led, f[FS_TRICKS] == 0, f[FS_BROKEN] == 1)
+            f[FS_HONEST] = honest
+            f[FS_I] = 0
+            step = _NEXT
+            continue
+        if step == _NEXT:
+            if f[FS_I] >= f[FS_N] or f[FS_ALPHA] >= f[FS_BETA]:
+                best = f[FS_BEST]
+                slot = f[FS_SLOT]
+                if slot > 0:
+                    _fill_key(info, held, captured, tricks, f[FS_SEAT], f[FS_OUT], f[FS_REVOKED], relevant, players, sides, keys)
+                    for k in range(keys.shape[1]):
+                        keys[slot, k] = keys[0, k]
+                    lower = -INFINITE
+                    upper = INFINITE
+                    if best <= f[FS_ALPHA0]:
+                        upper = best
+                    elif best >= f[FS_BETA0]:
+                        lower = best
+                    else:
+                        lower = best
+                        upper = best
+                    bounds[slot, 0] = lower
+                    bounds[slot, 1] = upper
+                    bounds[slot, 2] = 1
+                result = best
+                step = _RETURN
+                continue
+            seat = f[FS_SEAT]
+            nin = f[FS_NIN]
+            card = moves[d, f[FS_I]]
+            bit = 1 << card
+            now_revoked = f[FS_REVOKED]
+            if not f[FS_HONEST] & bit:
+                now_revoked |= 1 << side_of[seat]
+            held[seat] &= ~bit
+            now_leader = seat if nin == 0 else f[FS_LEADER]
+            table_card[nin] = card
+            table_seat[nin] = seat
+            plays = nin + 1
+            now_broken = f[FS_BROKEN] == 1 or (bit & trump) != 0
+            now_out = f[FS_OUT]
+            if now_out:
+                nxt = _next_in_trick(players, seat, now_leader, now_out)
+            else:
+                nxt = -1 if plays == players else (seat + 1 if seat + 1 < players else 0)
+            # What follows by itself (decide._next) until a seat must play: 0 search on, 1 the hand is over, 2 finished early.
+            status = 0
+            f[FS_WON_SIDE] = -1
+            f[FS_SAVED] = 0
+            now_tricks = f[FS_TRICKS]
+            now_last = f[FS_LAST]
+            while True:
+                if nxt < 0:
+                    winner = _trick_winner(cards, table_card, table_seat, 0, plays)
+                    won = 0
+                    for k in range(plays):
+                        won |= 1 << table_card[k]
+                        moves[d, SAVED + k] = table_card[k]
+                        moves[d, SAVED + 16 + k] = table_seat[k]
+                    f[FS_SAVED] = plays
+                    f[FS_WON] = won
+                    f[FS_WON_SIDE] = side_of[winner]
+                    captured[side_of[winner]] |= won
+                    tricks[side_of[winner]] += 1
+                    now_tricks += 1
+                    now_last = winner
+                    plays = 0
+                    remaining = 0
+                    for s in range(players):
+                        remaining |= held[s]
+                    if remaining == 0:
+                        status = 1
+                        break
+                    nxt = winner
+                    now_leader = winner
+                    continue
+                if config[TRUMP_ONLY] == 1 and not held[nxt] & trump:  # trump only: a seat out of trump sits out
+                    now_out |= 1 << nxt
+                    if plays > 0:
+                        nxt = _next_in_trick(players, nxt, now_leader, now_out)
+                        continue
+                    found = -1
+                    for k in range(1, players):
+                        candidate = (nxt + k) % players
+                        if not (now_out >> candidate) & 1:
+                            found = candidate
+                            break
+                    if found < 0:
+                        status = 1
+                        break
+                    nxt = found
+                    now_leader = found
+                    continue
+                if config[FINISH_EARLY] == 1 and now_tricks > 0 and plays == 0:
+                    remaining = 0
+                    for s in range(players):
+                        remaining |= held[s]
+                    if not remaining & masks[M_LIVE]:
+                        status = 2
+                break
+            if status == 1:
+                value = hand_value(
+                    cards, info, facts, side_of, before, may_win, captured, tricks, now_tricks, now_last, now_revoked,
+                    trump,
+                )
+                step = _UNDO
+                continue
+            if status == 2:
+                value = _finish(
+                    cards, config, masks, hands, info, facts, side_of, before, may_win, held, captured, tricks,
+                    now_leader, now_tricks, now_revoked, now_last, rules,
+                )
+                step = _UNDO
+                continue
+            g = frames[d + 1]
+            g[FS_SEAT] = nxt
+            g[FS_NIN] = plays
+            g[FS_LEADER] = now_leader
+            g[FS_OUT] = now_out
+            g[FS_TRICKS] = now_tricks
+            g[FS_BROKEN] = 1 if now_broken else 0
+            g[FS_REVOKED] = now_revoked
+            g[FS_LAST] = now_last
+            g[FS_ALPHA] = f[FS_ALPHA]
+            g[FS_BETA] = f[FS_BETA]
+            g[FS_ONLY] = -1
+            d += 1
+            step = _ENTER
+            continue
+        if step == _RETURN:
+            if d == 0:
+                return result
+            d -= 1
+            value = result
+            step = _UNDO
+            continue
+        # _UNDO: take back the move f[FS_I] of frame d, and count its value.
+        seat = f[FS_SEAT]
+        card = moves[d, f[FS_I]]
+        won_side = f[FS_WON_SIDE]
+        if won_side >= 0:
+            captured[won_side] &= ~f[FS_WON]
+            tricks[won_side] -= 1
+            for k in range(f[FS_SAVED]):
+                table_card[k] = moves[d, SAVED + k]
+                table_seat[k] = moves[d, SAVED + 16 + k]
+        held[seat] |= 1 << card
+        if f[FS_MAX] == 1:
+            if value > f[FS_BEST]:
+                f[FS_BEST] = value
+            if f[FS_BEST] > f[FS_ALPHA]:
+                f[FS_ALPHA] = f[FS_BEST]
+        else:
+            if value < f[FS_BEST]:
+                f[FS_BEST] = value
+            if f[FS_BEST] < f[FS_BETA]:
+                f[FS_BETA] = f[FS_BEST]
+        f[FS_I] += 1
+        step = _NEXT
+
+
+@inline
+def _fill_key(
+    info: Any, held: Any, captured: Any, tricks: Any, seat: int, out: int, revoked: int, relevant: int,
+    players: int, sides: int, keys: Any,
+) -> int:
+    """Write the table key of a trick's start in keys[0]; return its slot (1 or more)."""
+    width = keys.shape[1]
+    for s in range(players):
+        keys[0, s] = held[s]
+    for s in range(sides):
+        keys[0, players + s] = captured[s] & relevant
+    packed = seat | (out << 4) | (revoked << 12)
+    if info[I_TRICKS_MATTER] == 1:
+        for s in range(sides):
+            packed |= tricks[s] << (20 + 5 * s)
+    keys[0, width - 1] = packed
+    h = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(width):
+        h = (h ^ np.uint64(keys[0, i])) * np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    return 1 + int(h % np.uint64(keys.shape[0] - 1))
+
+
+@inline
+def _same_key(keys: Any, slot: int) -> bool:
+    for i in range(keys.shape[1]):
+        if keys[slot, i] != keys[0, i]:
+            return False
+    return True
+
+
+@jit
+def _finish(
+    cards: Any, config: Any, masks: Any, hands: Any, info: Any, facts: Any, side_of: Any, before: Any,
+    may_win: Any, held: Any, captured: Any, tricks: Any, leader: int, n_tricks: int, revoked: int,
+    last_winner: int, rules: int,
+) -> int:
+    """claims.completion: each seat plays its first legal card in hand order until the hand ends; return its value."""
+    players = config[PLAYERS]
+    trump = masks[M_TRUMP]
+    hold = np.empty(players, dtype=np.int64)
+    took = captured.copy()
+    count = tricks.copy()
+    plays_card = np.empty(players, dtype=np.int64)
+    plays_seat = np.empty(players, dtype=np.int64)
+    remaining = 0
+    for s in range(players):
+        hold[s] = held[s]
+        remaining |= held[s]
+    while remaining:
+        for position in range(players):
+            s = (leader + position) % players
+            led = masks[M_SUIT + cards[SUIT, plays_card[0]]] if position > 0 else 0
+            legal = _legal_by(rules, trump, masks[M_JOKER], hold[s], led, False, True)
+            card = -1
+            for i in range(hands.shape[1]):
+                c = hands[s, i]
+                if c >= 0 and (legal >> c) & 1:
+                    card = c
+                    break
+            if card < 0:
+                info[I_STUCK] = 1
+                return 0
+            hold[s] &= ~(1 << card)
+            remaining &= ~(1 << card)
+            plays_card[position] = card
+            plays_seat[position] = s
+        leader = _trick_winner(cards, plays_card, plays_seat, 0, players)
+        for k in range(players):
+            took[side_of[leader]] |= 1 << plays_card[k]
+        count[side_of[leader]] += 1
+        n_tricks += 1
+        last_winner = leader
+    return hand_value(  # type: ignore[no-any-return]
+        cards, info, facts, side_of, before, may_win, took, count, n_tricks, last_winner, revoked, trump,
+    )
+
+
+@jit
+def _order(
+    cards: Any, masks: Any, facts: Any, side_of: Any, info: Any, held: Any, table_card: Any, table_seat: Any,
+    n_in: int, seat: int, legal: int, moves: Any, scores: Any,
+) -> int:
+    """Fill ``moves`` with the legal cards to try, equivalent ones merged, best guesses first; return how many."""
+    live = 0
+    for s in range(held.shape[0]):
+        live |= held[s]
+    for k in range(n_in):
+        live |= 1 << table_card[k]
+    n = 0
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if facts[F_PLAIN, c] == 1:
+            # Skip c when the next card above it still in play is one this seat may play instead.
+            above = cards[ABOVE, c] & live
+            if above:
+                nxt = -1
+                a = above
+                while a:
+                    d = lowest_bit(a)
+                    a &= a - 1
+                    between = cards[ABOVE, c] & ~cards[ABOVE, d] & ~(1 << d) & live
+                    if between == 0:
+                        nxt = d
+                        break
+                if nxt >= 0 and (legal >> nxt) & 1 and facts[F_PLAIN, nxt] == 1:
+                    continue
+        moves[n] = c
+        n += 1
+    # Scores: higher first.
+    trump = masks[M_TRUMP]
+    if n_in == 0:
+        for i in range(n):
+            c = moves[i]
+            scores[i] = _power(cards, trump, -1, c)
+    else:
+        led = cards[SUIT, table_card[0]]
+        best = table_card[0]
+        best_seat = table_seat[0]
+        for k in range(1, n_in):
+            if _beats(cards, trump, led, table_card[k], best):
+                best = table_card[k]
+                best_seat = table_seat[k]
+        ours = side_of[best_seat] == info[I_SIDE]
+        mine = side_of[seat] == info[I_SIDE]
+        for i in range(n):
+            c = moves[i]
+            points = facts[F_CAPTURE, c] * 8 + facts[F_PIPS, c]
+            if _beats(cards, trump, led, c, best):
+                scores[i] = 1000 - _power(cards, trump, led, c) + points
+            elif ours == mine:
+                scores[i] = 500 + points - _power(cards, trump, led, c)
+            else:
+                scores[i] = -points * 4 - _power(cards, trump, led, c)
+    for i in range(1, n):
+        k, v = scores[i], moves[i]
+        j = i - 1
+        while j >= 0 and scores[j] < k:
+            scores[j + 1] = scores[j]
+            moves[j + 1] = moves[j]
+            j -= 1
+        scores[j + 1] = k
+        moves[j + 1] = v
+    return n
+
+
+@inline
+def _power(cards: Any, trump: int, led: int, c: int) -> int:
+    if (trump >> c) & 1:
+        return 100 + cards[TRUMP, c]  # type: ignore[no-any-return]
+    if led < 0 or cards[SUIT, c] == led:
+        return cards[RANK, c]  # type: ignore[no-any-return]
+    return -1
+
+
+@inline
+def _beats(cards: Any, trump: int, led: int, c: int, best: int) -> bool:
+    if (trump >> c) & 1:
+        return not (trump >> best) & 1 or cards[TRUMP, c] > cards[TRUMP, best]
+    return not (trump >> best) & 1 and cards[SUIT, c] == led and cards[RANK, c] > cards[RANK, best]
+
+
+__all__ = ["CAPTURE", "PIPS", "solve", "hand_value"]
