@@ -1,4 +1,4 @@
-"""``pitch bench review``: the CPU time of a whole hand's review, as a worker computes it (docs/analysis.md "Reviews").
+"""``pitch bench review``: the CPU time of a whole hand's review, as a worker computes it (docs/reviews.md).
 
 The hands: games of four level-3 computer players (the rule-based level, which bids and
 plays as people do, and chooses in microseconds) from seeds, every scored hand of them

@@ -1,6 +1,6 @@
 """The review of a finished hand: what the cards were worth, and what each decision gave or cost.
 
-Two measures of every decision, documented in docs/analysis.md "Reviews":
+Two measures of every decision, documented in docs/reviews.md:
 
 - **Open hand** (plays only): every legal play's open-hand value (domain/analysis, every
   card seen, the makers maximising and the others minimising) and the play's ``cost``, what
@@ -53,7 +53,7 @@ from domain.rules import Rules
 from domain.state import GameState, Phase
 
 REVIEW_LEVEL = 6
-REVIEW_SAMPLES = 256  # deals per decision: the fast estimates (docs/analysis.md "Reviews", the cost of a review)
+REVIEW_SAMPLES = 256  # deals per decision: the fast estimates (docs/reviews.md, the cost of a review)
 THRESHOLDS: tuple[tuple[str, float], ...] = (("best", 0.0), ("good", 0.05), ("inaccuracy", 0.15), ("mistake", 0.40))
 BLUNDER = "blunder"
 CLASSES = tuple(name for name, _ in THRESHOLDS) + (BLUNDER,)

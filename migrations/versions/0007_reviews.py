@@ -1,6 +1,6 @@
 """Reviews: a hand's review is a job, stored once per deal.
 
-- ``jobs``: the kind ``review`` (a finished deal's review, docs/analysis.md "Reviews"),
+- ``jobs``: the kind ``review`` (a finished deal's review, docs/reviews.md),
   and a partial unique index on (game, version) for it, as for moves and turn clocks: a
   review's ``for_version`` is the version of its deal's HandDealt (a posted hand record's
   review: version 0 of ``record:<digest>``), so of two requests for one deal only one

@@ -1,4 +1,4 @@
-"""The reviews of finished hands over HTTP (docs/analysis.md "Reviews"): ask for one (202), read it by its Location.
+"""The reviews of finished hands over HTTP (docs/reviews.md): ask for one (202), read it by its Location.
 
 A review shows every card, so it is given for a hand that is over, with no token (as its
 record is): a hand in play is a 409 /problems/hand-not-finished, a hand not dealt a 404. It

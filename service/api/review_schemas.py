@@ -1,4 +1,4 @@
-"""Bodies of the reviews of finished hands and of a game's summary of them (marshmallow; docs/analysis.md "Reviews")."""
+"""Bodies of the reviews of finished hands and of a game's summary of them (marshmallow; docs/reviews.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ CLASS_WORDS = (
 )
 VALUE_WORDS = (
     "Open-hand values: two sides, the makers' change for the hand less the other side's; three or more, "
-    "the side's own change with every other seat playing against it (docs/analysis.md)."
+    "the side's own change with every other seat playing against it (docs/reviews.md)."
 )
 
 

@@ -1,5 +1,5 @@
 """The review of a finished hand (domain/analysis/review.py): the ledger adds up, costs and classes follow their
-definitions (docs/analysis.md "Reviews").
+definitions (docs/reviews.md).
 
 Hands are played at random from seeds, to the end, in several presets: two sides and more,
 a game that counts down (001 "Smudge"), a table of three. The ledger's identity is checked

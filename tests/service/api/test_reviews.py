@@ -1,5 +1,5 @@
 """Reviews of finished hands through the HTTP API, in the embedded mode: the app's own threads run the review jobs
-(docs/analysis.md "Reviews")."""
+(docs/reviews.md)."""
 
 from __future__ import annotations
 
