@@ -131,6 +131,8 @@ def _check_deal(rules: Rules, cards: Sequence[tuple[str, ...]], stock: tuple[str
             raise MalformedError(f"seat {seat} was dealt {len(held)} cards; these rules deal {rules.hand_size}")
     owners: dict[str, str] = {}
     places = [(f"seat {seat}", held) for seat, held in enumerate(cards)]
+    if blind and not rules.blind_cards:
+        raise MalformedError("'blind' holds face-down rows, but these rules deal no face-down cards")
     if rules.blind_cards and [len(row) for row in blind] != [rules.blind_cards] * rules.players:
         raise MalformedError(f"'blind' must hold {rules.blind_cards} face-down cards for each of the {rules.players} seats")
     places += [(f"seat {seat}'s face-down row", row) for seat, row in enumerate(blind)]

@@ -179,6 +179,38 @@ def bench_hints(
         raise SystemExit(1)
 
 
+@bench.command("review")
+@click.option("--hands", default=200, show_default=True, help="Hands of the default preset to review.")
+@click.option("--largest", default="smear-10,team-auction-9", show_default=True,
+              help="Presets with the largest hands, a comma list (empty: none).")
+@click.option("--largest-hands", default=40, show_default=True, help="Hands of each of those to review.")
+@click.option("--samples", default=None, type=int, help="Deals per decision for the expected costs (default: the review's).")
+def bench_review(hands: int, largest: str, largest_hands: int, samples: int | None) -> None:
+    """CPU time of a whole hand's review (p50/p99), at the default preset and the largest hands; worker time per 1,000 hands."""
+    from domain.analysis.review import REVIEW_SAMPLES
+    from domain.errors import RulesError
+    from domain.presets import get_preset
+    from lab.bench_review import bench_review as run
+
+    presets = [name.strip() for name in largest.split(",") if name.strip()]
+    for name in presets:
+        try:
+            get_preset(name)
+        except RulesError as error:
+            raise click.BadParameter(str(error), param_hint="--largest") from None
+    if hands < 1 or largest_hands < 1:
+        raise click.UsageError("--hands and --largest-hands must be 1 or more")
+    deals = samples or REVIEW_SAMPLES
+    click.echo(describe())
+    click.echo(f"reviewing hands played by level-3 computers; expected costs by the level-6 hint engine on {deals} deals per decision")
+    for figures in run(hands, presets, largest_hands, deals):
+        click.echo(f"{figures.preset} ({figures.cards} cards a seat, {len(figures.whole)} hands):")
+        click.echo("  " + figures.line("whole review, CPU", figures.whole))
+        click.echo("  " + figures.line("its open-hand part, CPU", figures.open_hand))
+        click.echo(f"  worker time per 1,000 hands: {figures.per_thousand_minutes():.1f} min of one core")
+    click.echo(f"after: {describe()}")
+
+
 @bench.command("faults")
 @click.option("--database", default=None, help="Database URL (migrated; default: a throwaway PostgreSQL database, dropped after).")
 @click.option("--creates", default=20, show_default=True, help="Games created (each twice, one key) while the broker is black-holed.")

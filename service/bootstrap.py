@@ -24,8 +24,9 @@ from service.games.clock import TurnClock
 from service.games.rematch import Rematches
 from service.games.tables import TableService
 from service.hints.service import HintService
+from service.reviews.service import ReviewService
 from service.jobs.clock import ClockHandler
-from service.jobs.handlers import MoveHandler, default_handlers
+from service.jobs.handlers import MoveHandler, ReviewHandler, default_handlers
 from service.jobs.offload import compute_runner
 from service.jobs.runner import JobRunner, sweep_every
 from service.jobs.threads import ThreadRunner
@@ -34,7 +35,7 @@ from service.notify import Notifications, open_notifications
 from service.players import PlayerService
 from service.players.projection import PlayersProjection
 from service.jobs.projection_thread import ProjectionThread
-from service.ports.jobs import CLOCK, Broker, Dispatcher
+from service.ports.jobs import CLOCK, REVIEW, Broker, Dispatcher
 from service.store import open_event_store
 from service.store.db import make_engine
 from service.store.job_rows import JobRows
@@ -60,6 +61,7 @@ class Services:
     exports: GameExport | None = None  # finished games as NDJSON (service/players/export.py)
     projection: PlayersProjection | None = None  # ratings, statistics, export lines (service/players/projection.py)
     projection_thread: ProjectionThread | None = None  # runs it here when jobs run here
+    reviews: ReviewService | None = None  # the reviews of finished hands (service/reviews/service.py)
 
     @property
     def public_metrics(self) -> bool:
@@ -126,8 +128,10 @@ def build_services(
     store = open_event_store(engine)
     games = GameService(store, dispatcher, settings.state_cache, metrics=metrics, notifier=notifier, players=store)
     hints = HintService(games, job_rows, dispatcher, JobWaits(notifications.bus))
+    reviews = ReviewService(games, job_rows, dispatcher, JobWaits(notifications.bus))
     tables = TableService(games, store)
     handlers = default_handlers(games, job_rows, dispatcher, compute)
+    handlers[REVIEW] = ReviewHandler(reviews, compute)
     handlers[CLOCK] = ClockHandler(TurnClock(games.writer), MoveHandler(games, job_rows, dispatcher, compute))
     jobs = JobRunner(job_rows, games, handlers, dispatcher, settings.job_lease_seconds, metrics, notifier)
     if runner is not None:
@@ -136,5 +140,5 @@ def build_services(
     return Services(
         settings, games, tables, Rematches(tables), hints, jobs, runner, engine, metrics, notifications, broker,
         PlayerService(games.writer, store, settings.app_keys), GameExport(store, store),
-        PlayersProjection(games.writer, store, store),
+        PlayersProjection(games.writer, store, store), reviews=reviews,
     )

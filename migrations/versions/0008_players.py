@@ -13,7 +13,7 @@
   (created_at, game_id), the order pages are read in.
 
 Revision ID: 0008
-Revises: 0006 (the lead chains it after 0007 when merging)
+Revises: 0007
 Create Date: 2026-11-27
 """
 
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
-down_revision: str | Sequence[str] | None = "0006"
+down_revision: str | Sequence[str] | None = "0007"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -13,6 +13,7 @@ from service.api.action_schemas import document_action_unions
 from service.api.docs_routes import docs
 from service.api.hint_routes import hints
 from service.api.player_routes import players
+from service.api.review_routes import reviews
 from service.api.ops_routes import ops
 from service.api.record_routes import records
 from service.api.record_schemas import document_record_field
@@ -180,6 +181,7 @@ def create_app(services: Services | None = None, settings: Settings | None = Non
     app.register_blueprint(web)  # the web client: static files, outside the API's document
     app.register_blueprint(docs)
     api.register_blueprint(streams_blueprint)
+    api.register_blueprint(reviews)
     problems.register(app)
     observe.install(app, metrics, observe.Limiters.from_settings(settings))
     cors.install(app, settings.cors_origins)

@@ -1,4 +1,4 @@
-"""One handler per kind of job, registered by kind: a computer's move, a hint, a bid analysis.
+"""One handler per kind of job, registered by kind: a computer's move, a hint, a bid analysis, a hand's review.
 
 A handler gets the claimed job and the game's state at the job's version, and returns
 the outcome for the runner to record (service/jobs/runner.py), or None when it recorded
@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from domain.actions import action_of
 from domain.ai.knowledge import knowledge_of
@@ -32,8 +32,9 @@ from service.games import GameService
 from service.games.outbox import jobs_needed, send_jobs
 from service.jobs.offload import Compute, run_here
 from service.ports.jobs import (
-    BID_ANALYSIS, DONE, HINT, MOVE, PENDING, SUPERSEDED, Dispatcher, Job, JobRepository, JobState,
+    BID_ANALYSIS, DONE, HINT, MOVE, PENDING, REVIEW, SUPERSEDED, Dispatcher, Job, JobRepository, JobState,
 )
+from service.reviews.service import ReviewService
 
 HoldsLease = Callable[[], bool]
 """Renew the running job's lease; False when it was lost (its result would be refused)."""
@@ -56,6 +57,15 @@ class Handler(Protocol):
 
     def superseded(self, job: Job, state: GameState) -> None:
         """React to the job's game having moved past its version (now at ``state``)."""
+        ...
+
+
+@runtime_checkable
+class DetachedHandler(Protocol):
+    """Computes one kind of job that does not follow its game's version (a hand's review): never superseded."""
+
+    def run_detached(self, job: Job, holds_lease: HoldsLease) -> Outcome | None:
+        """Compute the job; None when the lease was lost."""
         ...
 
 
@@ -140,11 +150,26 @@ class BidAnalysisHandler:
         """Nothing follows: the seat may ask again."""
 
 
+class ReviewHandler:
+    """A finished hand's review (service/reviews/service.py): detached from its game, which has moved on."""
+
+    def __init__(self, reviews: ReviewService, compute: Compute = run_here) -> None:
+        self.reviews = reviews
+        self.compute = compute
+
+    def run_detached(self, job: Job, holds_lease: HoldsLease) -> Outcome | None:
+        """Review the job's hand, seeded by the job's id."""
+        result = self.compute(lambda: self.reviews.compute(job, _rng(job)))
+        if not holds_lease():
+            return None
+        return Outcome(DONE, result)
+
+
 def default_handlers(
     games: GameService, jobs: JobRepository, dispatcher: Dispatcher, compute: Compute = run_here,
-) -> dict[str, Handler]:
+) -> dict[str, Handler | DetachedHandler]:
     """Return the handler of each kind of job, computing through ``compute``."""
     return {
         MOVE: MoveHandler(games, jobs, dispatcher, compute), HINT: HintHandler(compute),
-        BID_ANALYSIS: BidAnalysisHandler(compute),
+        BID_ANALYSIS: BidAnalysisHandler(compute), REVIEW: ReviewHandler(ReviewService(games, jobs, dispatcher), compute),
     }

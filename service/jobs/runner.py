@@ -10,7 +10,9 @@
   that (``sweep_every``: a quarter of the lease). A runner that stops gracefully releases
   its jobs instead (service/jobs/threads.py), and they are taken up at once.
 - A job taken up after its game moved past the version it was asked for ends
-  ``superseded``; its handler then sees that the game is not left waiting.
+  ``superseded``; its handler then sees that the game is not left waiting. A job whose
+  handler is ``detached`` (a hand's review, which reads a finished deal) does not follow
+  its game: new moves never supersede it.
 - When a job has ended, the runner tells the notifier (service/ports/notify.py), which
   wakes the readers waiting for it in every process.
 - A job handed over before it is due (a turn clock, stored when the turn began) is not
@@ -35,7 +37,7 @@ from collections.abc import Mapping
 
 from service.games import GameService
 from service.games.outbox import send_jobs
-from service.jobs.handlers import Handler
+from service.jobs.handlers import DetachedHandler, Handler
 from service.logs import request_id_bound
 from service.metrics import Metrics, NoMetrics
 from service.ports.events import StoreUnavailableError
@@ -56,7 +58,7 @@ class JobRunner:
     """Runs jobs by id under leases, with the handler registered for each kind; sweeps the lost ones."""
 
     def __init__(
-        self, rows: JobRepository, games: GameService, handlers: Mapping[str, Handler], dispatcher: Dispatcher,
+        self, rows: JobRepository, games: GameService, handlers: Mapping[str, Handler | DetachedHandler], dispatcher: Dispatcher,
         lease_seconds: float = 60.0, metrics: Metrics | None = None, notifier: Notifier | None = None,
     ) -> None:
         self.rows = rows
@@ -143,6 +145,11 @@ class JobRunner:
         handler = self.handlers.get(job.kind)
         if handler is None:
             self.rows.finish(job.id, holder, FAILED, error=f"unknown job kind {job.kind!r}")
+            return
+        if isinstance(handler, DetachedHandler):  # a review reads a finished deal: no game version to follow
+            outcome = handler.run_detached(job, lambda: self.rows.renew(job.id, holder, self.lease_seconds))
+            if outcome is not None:
+                self.rows.finish(job.id, holder, outcome.state, outcome.result)
             return
         state = self.games.load(job.game_id)
         if state.version != job.for_version:

@@ -24,6 +24,11 @@ A job may be due later (``not_before``): a turn clock (``clock``) is stored when
 begins and due when it runs out. It is not claimed before then; a runner handed it early
 sends it again for its due time (``DelayingDispatcher``), and the sweep sends the ones
 overdue, so a clock fires after a restart too (docs/tables.md).
+
+A hand's review (``review``) is stored once per deal: its ``for_version`` is the version of
+the deal's HandDealt (a posted hand record's review: version 0 of ``record:<digest>``), and a
+unique index refuses a second (migration 0007). It reads a finished deal, which new moves do
+not change, so it is never superseded (service/reviews/service.py).
 """
 
 from __future__ import annotations
@@ -34,12 +39,13 @@ from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 class JobKind(StrEnum):
-    """What a job computes: a computer's move, a hint, a bid analysis, a turn clock's stand-in."""
+    """What a job computes: a computer's move, a hint, a bid analysis, a turn clock's stand-in, a hand's review."""
 
     MOVE = "move"
     HINT = "hint"
     BID_ANALYSIS = "bid-analysis"
     CLOCK = "clock"
+    REVIEW = "review"
 
 
 class JobState(StrEnum):
@@ -52,7 +58,7 @@ class JobState(StrEnum):
     FAILED = "failed"
 
 
-MOVE, HINT, BID_ANALYSIS, CLOCK = JobKind.MOVE, JobKind.HINT, JobKind.BID_ANALYSIS, JobKind.CLOCK
+MOVE, HINT, BID_ANALYSIS, CLOCK, REVIEW = JobKind.MOVE, JobKind.HINT, JobKind.BID_ANALYSIS, JobKind.CLOCK, JobKind.REVIEW
 PENDING, RUNNING, DONE, SUPERSEDED, FAILED = (
     JobState.PENDING, JobState.RUNNING, JobState.DONE, JobState.SUPERSEDED, JobState.FAILED,
 )
@@ -102,7 +108,16 @@ class JobRepository(Protocol):
     """The job rows: create, read, claim under a lease, renew, finish, and find the ones to send again."""
 
     def create(self, game_id: str, job: JobRequest) -> Job | None:
-        """Store a new pending job; None when a move for that version already exists."""
+        """Store a new pending job; None when a job of a kind stored once per version (a move, a clock, a review)
+        already exists for that version."""
+        ...
+
+    def find(self, game_id: str, kind: JobKind, version: int) -> Job | None:
+        """Return the job of ``kind`` stored for ``version`` of a game (the first, for a kind not unique), or None."""
+        ...
+
+    def of_game(self, game_id: str, kind: JobKind) -> list[Job]:
+        """Return every job of ``kind`` stored for a game, oldest first."""
         ...
 
     def get(self, job_id: str) -> Job | None:

@@ -5,7 +5,8 @@ updated as it moves through its states (service/ports/jobs.py draws them). The r
 a change's jobs are inserted by ``insert_jobs`` in the transaction that appends the
 change's events (service/store/recorder.py), so a computer seat to act always has its
 job, whatever fails after the commit. At most one move job exists per game and version
-(a partial unique index), so scheduling a computer's move twice is harmless.
+(a partial unique index), so scheduling a computer's move twice is harmless; so it is for
+a turn clock, and for a hand's review (migration 0007), which is asked for once per deal.
 
 - A claim takes a lease (holder, expiry); only the current holder's result is accepted.
 - A job whose runner died is claimed again once its lease has expired; after
@@ -95,7 +96,7 @@ class JobRows:
         return stamp(self._clock())
 
     def create(self, game_id: str, job: JobRequest) -> Job | None:
-        """Store a new pending job; None when a move for this version already exists."""
+        """Store a new pending job; None when a move, clock or review for this version already exists."""
         try:
             with self._write() as conn:
                 (job_id,) = insert_jobs(conn, game_id, [job], self.now())
@@ -111,6 +112,25 @@ class JobRows:
                 sa.select(jobs_table).where(c.game_id == game_id, c.for_version == version, c.kind == MOVE)
             ).first()
         return None if row is None else _job(row)
+
+    def find(self, game_id: str, kind: JobKind, version: int) -> Job | None:
+        """Return the job of ``kind`` stored for ``version`` of a game (the first, for a kind not unique), or None."""
+        c = jobs_table.c
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(jobs_table).where(c.game_id == game_id, c.for_version == version, c.kind == kind)
+                .order_by(c.created_at).limit(1)
+            ).first()
+        return None if row is None else _job(row)
+
+    def of_game(self, game_id: str, kind: JobKind) -> list[Job]:
+        """Return every job of ``kind`` stored for a game, oldest first."""
+        c = jobs_table.c
+        with self._read() as conn:
+            rows = conn.execute(
+                sa.select(jobs_table).where(c.game_id == game_id, c.kind == kind).order_by(c.for_version, c.created_at)
+            ).all()
+        return [_job(row) for row in rows]
 
     def get(self, job_id: str) -> Job | None:
         """Return a job, or None."""

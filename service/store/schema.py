@@ -97,6 +97,10 @@ jobs_table = sa.Table(
         "uq_jobs_clock_per_version", "game_id", "for_version", unique=True,
         sqlite_where=sa.text("kind = 'clock'"), postgresql_where=sa.text("kind = 'clock'"),
     ),
+    sa.Index(  # migration 0007: a deal is reviewed once (for_version: its HandDealt's version)
+        "uq_jobs_review_per_deal", "game_id", "for_version", unique=True,
+        sqlite_where=sa.text("kind = 'review'"), postgresql_where=sa.text("kind = 'review'"),
+    ),
 )
 
 # Tables (migration 0004): open seats' invites (hashed) and the listing of waiting tables.

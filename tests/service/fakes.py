@@ -23,7 +23,7 @@ from service.ports.events import (
     AppendResult, Change, ConcurrencyError, CreationKey, GameExistsError, GameHead, IdempotencyKeyReusedError,
     Row, SeatRecord, StoredEvent, StoreError,
 )
-from service.ports.jobs import CLOCK, DONE, FAILED, MOVE, PENDING, RUNNING, Job, JobRequest
+from service.ports.jobs import CLOCK, DONE, FAILED, MOVE, PENDING, REVIEW, RUNNING, Job, JobKind, JobRequest
 from service.ports.tables import Invite, Listing, ListingChange
 from service.store.encoding import Encoded, encode
 from service.store.encoding import fingerprint as events_fingerprint
@@ -44,7 +44,7 @@ class MemoryJobRows:
             seen: set[tuple[str, int]] = set()
             for job in jobs:
                 once = (job.kind, job.for_version)
-                if job.kind in (MOVE, CLOCK) and (once in seen or self._job(game_id, job.for_version, job.kind)):
+                if job.kind in (MOVE, CLOCK, REVIEW) and (once in seen or self._job(game_id, job.for_version, job.kind)):
                     raise ValueError(f"a {job.kind} for version {job.for_version} of {game_id} is stored already")
                 seen.add(once)
             made = [
@@ -67,6 +67,13 @@ class MemoryJobRows:
 
     def move_for(self, game_id: str, version: int) -> Job | None:
         return self._move(game_id, version)
+
+    def find(self, game_id: str, kind: JobKind, version: int) -> Job | None:
+        return self._job(game_id, version, kind)
+
+    def of_game(self, game_id: str, kind: JobKind) -> list[Job]:
+        return sorted((j for j in self.rows.values() if (j.game_id, j.kind) == (game_id, kind)),
+                      key=lambda j: j.for_version)
 
     def _move(self, game_id: str, version: int) -> Job | None:
         return self._job(game_id, version, MOVE)
