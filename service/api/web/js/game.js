@@ -86,7 +86,7 @@ class GamePage {
     this.preset = started ? started.data.preset : view.preset;
     this.title = await presetTitle(this.preset);
     this.seat = view.seat;
-    this.names = seatNames(view.seats.length, this.seat);
+    this.names = seatNames(view.seats.length, this.seat, view.seats);
     this.scored = events.filter((e) => e.type === "HandScored");
     if (!watch && this.token === null) notify("You hold no seat in this game in this browser: you are watching it.", "info");
     this.seen = view.version;

@@ -33,7 +33,9 @@ function seatOf(view, seat) {
 }
 
 function kindText(info) {
-  return info.kind === "ai" ? `Computer, level ${info.level}` : info.kind === "open" ? "Open seat" : "Player";
+  if (info.kind === "ai") return `Computer, level ${info.level}`;
+  if (info.kind === "open") return "Open seat";
+  return info.player && info.name ? info.name : "Player";
 }
 
 /** Return each side's tricks taken this hand, from the view's finished tricks. */
@@ -76,10 +78,10 @@ function seatPlate(view, names, seat, {fresh, replay}) {
     role: "group", "aria-label": words,
   },
   h("div", {class: "seat-name", "aria-hidden": "true"},
-    h("span", {class: "seat-title"}, names.name(seat)),
+    h("span", {class: "seat-title", title: names.full(seat)}, names.name(seat)),
     view.dealer === seat ? h("span", {class: "chip chip-dealer", title: "Dealer"}, "D") : null,
     view.maker === seat ? h("span", {class: "chip chip-maker", title: "Bid winner"}, "B") : null),
-  h("div", {class: "seat-kind", "aria-hidden": "true"}, info.kind === "ai" ? `Computer ${info.level}` : info.kind === "open" ? "Open seat" : "Player"),
+  h("div", {class: "seat-kind", "aria-hidden": "true"}, info.kind === "ai" ? `Computer ${info.level}` : mine ? kindText(info) : info.kind === "open" ? "Open seat" : "Player"),
   h("div", {class: "seat-stats", "aria-hidden": "true"},
     mine ? null : h("span", {class: "seat-count", title: "cards held"}, plural(held, "card")),
     faceDown && !mine ? h("span", {class: "seat-count", title: "face-down cards"}, `${faceDown} down`) : null,

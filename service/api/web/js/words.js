@@ -6,14 +6,19 @@ import {cardName, cardShort, suitLabel, SUITS} from "./cards.js";
 
 const COMPASS = {2: ["South", "North"], 3: ["South", "West", "East"], 4: ["South", "West", "North", "East"]};
 
-/** Return the namer of seats for a table of `count` seats seen from seat `me` (null: a spectator, seen from seat 0). */
-export function seatNames(count, me) {
+/**
+ * Return the namer of seats for a table of `count` seats seen from seat `me` (null: a spectator, seen from seat 0).
+ * With the view's `seats`, a seat a player holds goes by that player's name, the same for every viewer.
+ */
+export function seatNames(count, me, seats = []) {
   const base = me === null || me === undefined ? 0 : me;
   const compass = COMPASS[count];
   const place = (seat) => (seat - base + count) % count;
   const name = (seat) => {
     if (seat === null || seat === undefined) return "nobody";
     if (seat === me) return "You";
+    const held = seats[seat];
+    if (held && held.player && held.name) return held.name;
     return compass ? compass[place(seat)] : `Seat ${seat}`;
   };
   return {
