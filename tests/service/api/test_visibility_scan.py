@@ -15,7 +15,9 @@ thrown in with its key revealed, or the game ended), every card of that deal.
 
 The operations come from openapi.yaml: each is either scanned per caller, scanned as a
 spectator (it takes no token), scanned on a game at a table (the tables' operations,
-tests/service/api/test_tables_visibility.py), or listed as reading no game, with the reason; a new
+tests/service/api/test_tables_visibility.py), listed as reading no game, with the reason, or
+listed with the tests that hold it to showing no card of a deal in play (reviews, the
+players' pages, the search and the export, which read only finished hands or no card); a new
 operation fails the first test until it is placed. A scan that found no card anywhere
 would prove nothing, so each caller must have been shown cards, each seat its own hand.
 No answer may hold the chain hash of an event of the deal being played either: a hash
@@ -85,6 +87,25 @@ CARD_FREE: dict[Operation, str] = {
     ("get", "/v1/rules/options"): "the options, their values and sources",
 }
 
+# Operations that show no card of a deal being played, each held to it by its own tests (named):
+# a review shows every card, so it is given only for a hand that is over; the rest name no card.
+BY_THEIR_TESTS: dict[Operation, str] = {
+    ("post", "/v1/games/{game_id}/hands/{number}/review"): "409 while the hand is played "
+    "(test_reviews.py test_a_hand_in_play_is_not_reviewed); after it, every card of that deal is public",
+    ("get", "/v1/reviews/{review_id}"): "the review of a hand that was over when it was asked (as above)",
+    ("post", "/v1/reviews"): "answers about the record posted, 409 for a hand not over "
+    "(test_reviews.py test_a_record_whose_hand_is_not_over_is_a_409)",
+    ("get", "/v1/games/{game_id}/review"): "sums of the reviews of finished hands: values and classes, no card",
+    ("get", "/v1/games"): "the search: games' ids, presets, statuses, times and players, no card",
+    ("get", "/v1/games/export"): "finished games only, every deal of them over "
+    "(test_game_search.py test_the_export_streams_one_finished_game_a_line_with_its_hands)",
+    ("post", "/v1/players"): "a new player's name, id and token",
+    ("post", "/v1/players/me/token"): "the player's new token",
+    ("get", "/v1/players/{player_id}"): "a name, ratings and statistics",
+    ("get", "/v1/players/{player_id}/games"): "the player's games as the search lists them, no card",
+    ("get", "/v1/leaderboards/{family}"): "players' names and ratings",
+}
+
 
 @dataclass(frozen=True)
 class Case:
@@ -143,7 +164,7 @@ def openapi_operations() -> set[Operation]:
 
 
 def test_every_operation_of_openapi_is_scanned_or_reads_no_game() -> None:
-    placed = [*PER_CALLER, *PUBLIC, *CARD_FREE, *TABLE_OPERATIONS]
+    placed = [*PER_CALLER, *PUBLIC, *CARD_FREE, *BY_THEIR_TESTS, *TABLE_OPERATIONS]
     assert len(placed) == len(set(placed)), "an operation is placed twice"
     operations = openapi_operations()
     unplaced, gone = operations - set(placed), set(placed) - operations
