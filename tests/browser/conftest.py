@@ -107,10 +107,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         process = subprocess.Popen([str(pitch), "serve", "--port", str(port)], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 300  # a cold cache compiles the kernels before serving
+            deadline = time.monotonic() + 300  # a cold cache compiles the kernels (the simulator, the open-hand search) first
             while True:
                 try:
-                    with urllib.request.urlopen(base + "/healthz", timeout=1) as response:
+                    with urllib.request.urlopen(base + "/readyz", timeout=1) as response:  # ready: its kernels compiled
                         if response.status == 200:
                             break
                 except OSError:
