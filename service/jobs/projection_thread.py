@@ -39,6 +39,10 @@ class ProjectionThread:
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
+            try:
+                self.projection.release()
+            except StoreError:
+                log.warning("the players' projection could not give up its lease; it ends when it expires", exc_info=True)
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):

@@ -28,7 +28,7 @@ from domain.codec import decode
 from service.games.writer import Writer
 from service.ports.events import EventLog, StoredEvent
 from service.ports.players import (
-    GameCounted, PlayerLog, PlayerRow, ProjectionAdvanced, ProjectionLeased, Rating, RatingSet,
+    GameCounted, PlayerLog, PlayerRow, ProjectionAdvanced, ProjectionLeased, ProjectionMovedError, Rating, RatingSet,
 )
 from service.players.export import export_line
 from service.players.ratings import START, FinishedGame, finished_game, rate, statistics
@@ -71,6 +71,14 @@ class PlayersProjection:
         rows.append(ProjectionAdvanced(NAME, after, events[-1].position))
         self.writer.record(rows)
         return len(events)
+
+    def release(self) -> None:
+        """Give up the lease at once (a graceful stop), so that another process goes on without waiting for it."""
+        now = _stamp(self.clock())
+        try:
+            self.writer.record([ProjectionLeased(NAME, self.holder, now, now)])
+        except ProjectionMovedError:
+            pass  # another process holds it: there is nothing of ours to give up
 
     def run_until_caught_up(self, batch: int = BATCH) -> int:
         """Run batches until the feed holds nothing more; return the events read."""

@@ -162,3 +162,12 @@ def test_pitch_ratings_rebuild_says_the_served_ratings_equal_the_logs(services: 
     with services.engine.begin() as conn:
         conn.execute(sa.text("UPDATE ratings SET mu = mu + 1 WHERE family = 'cut-throat'"))
     assert runner.invoke(main, ["ratings", "rebuild"], env=env).exit_code == 1
+
+
+def test_a_projection_that_stops_gives_its_lease_up_at_once(services: Services) -> None:
+    first, second = (_projection(services, holder=name, lease_seconds=60.0) for name in ("first", "second"))
+    assert first.run_once(batch=1) == 1
+    with pytest.raises(ProjectionMovedError):  # the first holds the lease for a minute
+        second.run_once(batch=1)
+    first.release()  # what a server's projection thread does as it stops
+    assert second.run_once(batch=1) == 1
