@@ -388,9 +388,33 @@ def bench_ai(playouts: int, hints: int, seconds: float, reference_only: bool) ->
         )
 
 
+def _match_levels(levels: str) -> tuple[int | str, int | str]:
+    """Return the two levels of ``--levels A,B``: each 1-6 or ``open``."""
+    parts = levels.split(",")
+    if len(parts) != 2:
+        raise click.BadParameter("write the two levels as A,B (for example 4,3 or open,3)", param_hint="--levels")
+    found: list[int | str] = []
+    for part in parts:
+        if part.strip() == "open":
+            found.append("open")
+        elif part.strip().isdigit() and 1 <= int(part) <= 6:
+            found.append(int(part))
+        else:
+            raise click.BadParameter(f"the levels are 1 to 6 or open, not {levels}", param_hint="--levels")
+    return found[0], found[1]
+
+
+def _named(level: int | str) -> str:
+    return "the open-hand player" if level == "open" else f"level {level}"
+
+
 @click.command()
 @click.option("--rules", "preset", default="team-auction", show_default=True, help="The preset to play (with --all-pass: a comma list, or all).")
-@click.option("--levels", default="3,1", show_default=True, help="Level A and level B, as A,B (with --all-pass: a comma list).")
+@click.option(
+    "--levels", default="3,1", show_default=True,
+    help="Level A and level B, as A,B; a level is 1-6 or open (the open-hand player: every card seen, the solver's best play). "
+    "With --all-pass: a comma list.",
+)
 @click.option("--pairs", default=10, show_default=True, help="Duplicate pairs: each deal sequence played twice, sides swapped.")
 @click.option("--max-hands", default=0, show_default=True, help="Stop each game after this many hands (0: play to the end).")
 @click.option("--seed", default="selfplay", show_default=True, help="Seed of the deal sequences.")
@@ -399,15 +423,22 @@ def bench_ai(playouts: int, hints: int, seconds: float, reference_only: bool) ->
     help="Instead of a match: deal this many hands per preset and level to a table of computers of that level, "
     "and print the share where every seat passed.",
 )
+@click.option(
+    "--open-hand-share", "open_share", is_flag=True,
+    help="Instead of one match: the open-hand player against levels 1, 3 and 6 on the same deals (one hand each, "
+    "--pairs of them), and the share of its margin over level 3 that level 6 takes back, with its standard error.",
+)
 @click.option("--jobs", "-j", default=None, type=click.IntRange(min=1), help="Processes (default: one per core).")
 @click.pass_context
 def selfplay(
-    ctx: click.Context, preset: str, levels: str, pairs: int, max_hands: int, seed: str, all_pass: int, jobs: int | None,
+    ctx: click.Context, preset: str, levels: str, pairs: int, max_hands: int, seed: str, all_pass: int, open_share: bool,
+    jobs: int | None,
 ) -> None:
     """Play level A against level B on duplicate deals; print A's mean point differential per hand.
 
     With --max-hands 1, each pair is one deal played twice, sides swapped. With --all-pass N,
-    print instead how often computers of each level pass out a deal of each preset.
+    print instead how often computers of each level pass out a deal of each preset. With
+    --open-hand-share, measure the levels against the open-hand player.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -425,23 +456,23 @@ def selfplay(
         error.param_hint = "--rules"
         raise
 
-    try:
-        a, b = (int(part) for part in levels.split(","))
-    except ValueError:
-        raise click.BadParameter("write the two levels as A,B (for example 4,3)", param_hint="--levels") from None
-    if not {a, b} <= set(range(1, 7)):
-        raise click.BadParameter(f"the levels are 1 to 6, not {levels}", param_hint="--levels")
+    if open_share:
+        from lab.cli_open_hand import print_open_hand_share
+
+        print_open_hand_share(preset, pairs, seed, jobs or default_jobs())
+        return
+    a, b = _match_levels(levels)
     with Progress(
         TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
     ) as progress:
-        task = progress.add_task(f"level {a} v level {b}", total=pairs)
+        task = progress.add_task(f"{_named(a)} v {_named(b)}", total=pairs)
         started = time.perf_counter()
         figures = run(
             preset, (a, b), pairs, max_hands, seed, progress=lambda: progress.advance(task), jobs=jobs or default_jobs(),
         )
-    click.echo(f"{preset}: level {a} v level {b}, {figures.pairs} duplicate pairs, {figures.games} games, {figures.hands} hands")
+    click.echo(f"{preset}: {_named(a)} v {_named(b)}, {figures.pairs} duplicate pairs, {figures.games} games, {figures.hands} hands")
     click.echo(f"mean point differential per hand (A - B): {figures.mean_differential:+.3f} ± {figures.standard_error:.3f} (standard error)")
-    click.echo(f"games won by level {a}: {figures.win_rate:.1%}")
+    click.echo(f"games won by {_named(a)}: {figures.win_rate:.1%}")
     click.echo(f"{time.perf_counter() - started:,.0f} s on {processes(jobs or default_jobs())}; {describe()}")
 
 

@@ -10,6 +10,11 @@ level passes a deal out: N deals of every preset at each level, each dealt from 
 seed and bid by four (or the preset's number of) computers of that level, counting the
 deals where nobody bid (the deal is thrown in, or 004's eldest pitches with no contract).
 Only tables whose dealer may pass too (``stick_dealer = "off"``) can pass a deal out.
+
+A level may also be ``"open"``: the open-hand player (domain/analysis/player.py), which
+sees every card and plays the solver's best. ``open_hand_share`` plays it against levels
+1, 3 and 6 on the same duplicate deals and gives the share of its margin over level 3
+that level 6 takes back (docs/analysis.md "Strength against perfect information").
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from typing import Callable
 
 from domain.ai.knowledge import knowledge_of
 from domain.ai.players import choose
+from domain.analysis.player import FALLBACK_LEVEL, choose_open
 from domain.decide import decide
 from domain.events import BidMade, DealerTookSet, HandDealt, HandScored
 from domain.evolve import evolve
@@ -31,6 +37,10 @@ from domain.state import Phase
 from lab.pool import run_all
 from lab.seeded_games import seeded_game
 from service.jobs.warm import warm_fast_simulator
+
+
+OPEN = "open"
+Level = int | str  # a level 1-6, or OPEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,20 +61,27 @@ class SelfplayFigures:
     mean_differential: float
     standard_error: float
     win_rate: float
+    per_pair: tuple[float, ...] = ()
 
 
-def play_game(preset: str, a_sides: set[int], levels: tuple[int, int], seed: str, max_hands: int) -> GameResult:
+def play_game(preset: str, a_sides: set[int], levels: tuple[Level, Level], seed: str, max_hands: int) -> GameResult:
     """Play one game: the sides in ``a_sides`` at level A, the others at level B."""
     rules = resolve_rules(preset, {})
     seats = [levels[0] if rules.side_of(s) in a_sides else levels[1] for s in range(rules.players)]
-    state, deals = seeded_game(preset, seats, seed)
+    # the open-hand player sits as a computer seat of the level it falls back to (its bids)
+    state, deals = seeded_game(preset, [FALLBACK_LEVEL if level == OPEN else int(level) for level in seats], seed)
     rng = random.Random(seed)
     diffs: list[float] = []
     while state.ended is None and (not max_hands or len(diffs) < max_hands):
         seat = state.to_act
         assert seat is not None
         level = seats[seat]
-        for event in decide(state, choose(knowledge_of(state, seat), level, rng), deals):
+        if level == OPEN:
+            command = choose_open(state, seat, rng)
+        else:
+            assert isinstance(level, int)
+            command = choose(knowledge_of(state, seat), level, rng)
+        for event in decide(state, command, deals):
             state = evolve(state, event)
             if isinstance(event, HandScored):
                 a = [c for side, c in enumerate(event.changes) if side in a_sides]
@@ -78,7 +95,7 @@ def play_game(preset: str, a_sides: set[int], levels: tuple[int, int], seed: str
     return GameResult(diffs, won)
 
 
-def play_pair(preset: str, levels: tuple[int, int], max_hands: int, deal: str) -> tuple[GameResult, GameResult]:
+def play_pair(preset: str, levels: tuple[Level, Level], max_hands: int, deal: str) -> tuple[GameResult, GameResult]:
     """Play one deal sequence twice, level A on the even sides and then on the odd ones."""
     sides = resolve_rules(preset, {}).sides
     even = {s for s in range(sides) if s % 2 == 0}
@@ -87,7 +104,7 @@ def play_pair(preset: str, levels: tuple[int, int], max_hands: int, deal: str) -
 
 
 def selfplay(
-    preset: str, levels: tuple[int, int], pairs: int, max_hands: int = 0, seed: str = "selfplay",
+    preset: str, levels: tuple[Level, Level], pairs: int, max_hands: int = 0, seed: str = "selfplay",
     progress: Callable[[], None] | None = None, jobs: int = 1,
 ) -> SelfplayFigures:
     """Play ``pairs`` duplicate pairs of games between two levels on ``jobs`` processes; return the figures.
@@ -109,8 +126,54 @@ def selfplay(
     error = statistics.stdev(per_pair) / len(per_pair) ** 0.5 if len(per_pair) > 1 else float("nan")
     return SelfplayFigures(
         pairs=pairs, games=2 * pairs, hands=hands, mean_differential=statistics.fmean(per_pair),
-        standard_error=error, win_rate=statistics.fmean(wins),
+        standard_error=error, win_rate=statistics.fmean(wins), per_pair=tuple(per_pair),
     )
+
+
+@dataclass(frozen=True, slots=True)
+class OpenHandShare:
+    """The open-hand player against levels on the same deals, and the share of its margin level ``caught`` takes back.
+
+    ``share`` = (margin over ``base`` - margin over ``caught``) / margin over ``base``, each
+    margin the open-hand player's mean differential per hand; its standard error is the
+    delta method's over the pairs, which are the same deals in every match (so the two
+    margins' covariance counts).
+    """
+
+    matches: dict[int, SelfplayFigures]
+    base: int
+    caught: int
+    share: float
+    standard_error: float
+
+
+def open_hand_share(
+    preset: str, pairs: int, levels: tuple[int, ...] = (1, 3, 6), base: int = 3, caught: int = 6, max_hands: int = 1,
+    seed: str = "open-hand", jobs: int = 1, progress: Callable[[int], None] | None = None,
+) -> OpenHandShare:
+    """Play the open-hand player against each of ``levels`` on the same ``pairs`` duplicate deals; return the share."""
+    matches = {}
+    for level in levels:
+        advance = partial(progress, level) if progress else None
+        matches[level] = selfplay(preset, (OPEN, level), pairs, max_hands, seed, progress=advance, jobs=jobs)
+    share, error = margin_share(matches[base].per_pair, matches[caught].per_pair)
+    return OpenHandShare(matches=matches, base=base, caught=caught, share=share, standard_error=error)
+
+
+def margin_share(base: tuple[float, ...], caught: tuple[float, ...]) -> tuple[float, float]:
+    """Return 1 - mean(caught) / mean(base) and its delta-method standard error, the pairs matched one to one."""
+    n = len(base)
+    if n != len(caught) or n < 2:
+        raise ValueError("the two matches need the same pairs, two at least")
+    mb, mc = statistics.fmean(base), statistics.fmean(caught)
+    if mb == 0:
+        return float("nan"), float("nan")
+    ratio = mc / mb
+    var_b = statistics.variance(base) / n
+    var_c = statistics.variance(caught) / n
+    cov = statistics.covariance(base, caught) / n
+    variance = (var_c + ratio * ratio * var_b - 2 * ratio * cov) / (mb * mb)
+    return 1 - ratio, max(variance, 0.0) ** 0.5
 
 
 def may_pass_out(rules: Rules) -> bool:
