@@ -99,8 +99,16 @@ def test_a_finished_hand_is_reviewed_beside_its_replay(
     page.goto(f"{server}/#/game/{game_id}/hand/1")
     page.wait_for_selector("#review-hand")
     assert page.get_attribute("#review-panel", "data-status") == "idle"
+    page.locator("#review-panel").screenshot(path=str(screenshots / "review-idle.png"))
+    page.evaluate("""() => {
+      const panel = document.querySelector('#review-panel');
+      window.reviewStatuses = [];
+      new MutationObserver(() => window.reviewStatuses.push(panel.dataset.status)).observe(panel, {attributeFilter: ['data-status']});
+    }""")
     page.click("#review-hand")
     page.wait_for_selector("#review-panel[data-status=done]", timeout=WAIT * 1000)
+    # Asked for (202): the page showed its progress while it waited, then the review.
+    assert page.evaluate("window.reviewStatuses") == ["waiting", "done"]
     result = _review(api, game_id, 1)  # the stored review: the same one
     hand = api.get(f"/v1/games/{game_id}/hands/1")
     cards = sum(len(trick["cards"]) for trick in hand["tricks"])
@@ -230,8 +238,16 @@ def test_the_game_summary_asks_for_the_hands_not_yet_reviewed(
 def test_a_spectator_reads_the_ledger_side_by_side(page: Any, server: str, api: Api, screenshots: Path) -> None:
     game_id, _ = _finished_game(api, [{"kind": "ai", "level": 1}] * 4, "browser-review-watch")
     result = _review(api, game_id, 1)
+    held: list[Any] = []
+    page.route("**/v1/reviews/*", lambda route: held.append(route))  # its reading is held back: the page shows that it waits
     page.goto(f"{server}/#/game/{game_id}/hand/1")
-    # Asked for before: the review is shown without a click.
+    # Asked for before: the review is followed without a click, its progress shown while it is read.
+    page.wait_for_selector("#review-panel[data-status=waiting] progress")
+    page.wait_for_function("() => /[1-9] s/.test(document.querySelector('.review-elapsed').textContent)")
+    assert page.inner_text("#review-panel [role=status]") == "Waiting for a worker to take it up…"
+    page.locator("#review-panel").screenshot(path=str(screenshots / "review-waiting.png"))
+    assert held
+    page.unroute("**/v1/reviews/*")  # the reading held back goes on to the server
     page.wait_for_selector("#review-panel[data-status=done]", timeout=WAIT * 1000)
     last = page.eval_on_selector("#replay-step", "e => Number(e.max)")
     _go_to_step(page, last)

@@ -5,7 +5,7 @@
 // value through the play (valuegraph.js, the step's cards highlighted), and under the score
 // the ledger: what the cards gave, and what each side's play gave or cost.
 
-import {api, explain} from "./api.js";
+import {ApiProblem, api, explain} from "./api.js";
 import {cardShort} from "./cards.js";
 import {fill, h} from "./dom.js";
 import {signedNumber, valueGraph} from "./valuegraph.js";
@@ -138,6 +138,10 @@ export function reviewPanel(replay) {
 
   const render = () => {
     const head = h("div", {class: "review-head"}, h("h2", {id: "review-title"}, "Hand review"));
+    if (!replay.hand.score) {
+      fill(node, head, h("p", {class: "muted"}, "This deal was not scored (its game ended during it): there is no result to review."));
+      return;
+    }
     if (state.status === "idle" || state.status === "failed") {
       fill(node, head,
         h("p", {}, "What were the cards worth, and what did each decision give or cost? The review plays the hand out with every card seen, and weighs each decision with what its seat knew."),
@@ -283,7 +287,8 @@ export function reviewPanel(replay) {
       else await follow(review);
     } catch (error) {
       if (state.closed || error.name === "AbortError") return;
-      state.error = explain(error, "asking for the review");
+      state.error = error instanceof ApiProblem && error.kind === "hand-not-finished"
+        ? "This hand cannot be reviewed: it was not scored." : explain(error, "asking for the review");
       setStatus("failed");
       render();
     }
