@@ -109,6 +109,7 @@ def test_a_finished_hand_is_reviewed_beside_its_replay(
     page.wait_for_selector("#review-panel[data-status=done]", timeout=WAIT * 1000)
     # Asked for (202): the page showed its progress while it waited, then the review.
     assert page.evaluate("window.reviewStatuses") == ["waiting", "done"]
+    assert page.evaluate("document.activeElement.id") == "review-title"  # the pressed button went: the focus stays in the panel
     result = _review(api, game_id, 1)  # the stored review: the same one
     hand = api.get(f"/v1/games/{game_id}/hands/1")
     cards = sum(len(trick["cards"]) for trick in hand["tricks"])

@@ -137,7 +137,14 @@ export function reviewPanel(replay) {
   };
 
   const render = () => {
-    const head = h("div", {class: "review-head"}, h("h2", {id: "review-title"}, "Hand review"));
+    // The button pressed is replaced by the progress, then by the review: the focus stays in the panel.
+    const focused = node.contains(document.activeElement);
+    draw();
+    if (focused && !node.contains(document.activeElement)) node.querySelector("#review-title").focus({preventScroll: true});
+  };
+
+  const draw = () => {
+    const head = h("div", {class: "review-head"}, h("h2", {id: "review-title", tabindex: "-1"}, "Hand review"));
     if (!replay.hand.score) {
       fill(node, head, h("p", {class: "muted"}, "This deal was not scored (its game ended during it): there is no result to review."));
       return;

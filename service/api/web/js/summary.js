@@ -28,6 +28,11 @@ export function gameSummary(gameId, view, names) {
   const finished = scoredHands(view);
   const mine = names.me === null || names.me === undefined ? null : (view.seats.find((s) => s.seat === names.me) || {}).side;
   let closed = false;
+  if (!finished.length) {
+    node.hidden = true; // no hand was scored: nothing to review
+    node.closeSummary = () => {};
+    return node;
+  }
 
   const show = (summary, {busy = null, error = null} = {}) => {
     const asked = new Map(summary.hands.filter((e) => e.status !== "failed").map((e) => [e.hand, e]));
