@@ -17,6 +17,7 @@ import {follow} from "./live.js";
 import {checkFirst, endBanner, handResult} from "./moments.js";
 import {renderScore} from "./score.js";
 import {setting, SPEEDS} from "./settings.js";
+import {gameSummary} from "./summary.js";
 import {preference, rememberSeats, seatsOf, setPreference} from "./store.js";
 import {phaseText, renderFelt, renderScores, renderStrip} from "./table.js";
 import {clockLine, lowClock, presetTitle, renderInvites, renderTable} from "./tables.js";
@@ -125,6 +126,7 @@ class GamePage {
     if (this.live) this.live.stop();
     clearTimeout(this.rematchTimer);
     this.slots.stopLayout();
+    if (this.summary) this.summary.closeSummary();
     document.removeEventListener("visibilitychange", this.onVisible);
     document.removeEventListener("pitch-settings", this.onSettings);
   }
@@ -274,7 +276,8 @@ class GamePage {
       turnReminder(view, this.rules, interactive, this.seat),
       clockLine(view, names, {onTick: (left, mine) => this.clockTick(view, left, mine)}));
     fill(this.slots.table, current ? renderTable(this.id, view, names, {token: this.token, onChange: () => this.refresh()}) : null);
-    fill(this.slots.banner, view.phase === "ended" ? endBanner(this, view) : null);
+    if (view.phase === "ended" && current && !this.summary) this.summary = gameSummary(this.id, view, names);
+    fill(this.slots.banner, view.phase === "ended" ? [endBanner(this, view), this.summary] : null);
     fill(this.slots.scores, renderScores(view, names, this.rules));
     fill(this.slots.strip, renderStrip(view, names, this.rules));
     if (current || !this.slots.learn.firstChild) {

@@ -2,11 +2,13 @@
 // it (every card dealt, the auction, every trick, the score with its evidence), and at each
 // step the table as it was then (GET /v1/games/{id}?at=VERSION, the version found in the
 // game's events). Step 0 is the deal and the auction, then one step per trick, then the score.
-// The hand's record (JSON or the notation) and its proof are offered for download.
+// The hand's record (JSON or the notation) and its proof are offered for download, and its
+// review asked for and shown step by step beside it (review.js).
 
 import {api, explain} from "./api.js";
 import {cardFace, cardName, sortHand, suitLabel} from "./cards.js";
 import {fill, h} from "./dom.js";
+import {reviewPanel} from "./review.js";
 import {renderDealProof, renderScore, kindName} from "./score.js";
 import {seatsOf} from "./store.js";
 import {renderFelt} from "./table.js";
@@ -39,6 +41,7 @@ export async function openReplay(root, gameId, number) {
     deal: h("div", {class: "replay-deal"}),
   };
   replay.slots = slots;
+  replay.review = reviewPanel(replay);
   fill(root, h("section", {class: "page replay", tabindex: "-1", onkeydown: (e) => {
     if (e.target.tagName === "INPUT") return;
     if (e.key === "ArrowRight") go(replay, replay.index + 1);
@@ -50,9 +53,9 @@ export async function openReplay(root, gameId, number) {
       h("a", {href: `#/audit/${gameId}`}, "Audit the game")),
     handDownloads(gameId, number, Boolean(hand.score))),
   slots.bar,
-  h("div", {class: "replay-body"}, h("div", {class: "replay-main"}, slots.board, slots.detail), slots.deal)));
+  h("div", {class: "replay-body"}, h("div", {class: "replay-main"}, slots.board, slots.detail), h("div", {class: "replay-side"}, replay.review.node, slots.deal))));
   await go(replay, 0);
-  return {close() {}};
+  return {close() { replay.review.close(); }};
 }
 
 /**
@@ -105,6 +108,7 @@ async function go(replay, index) {
   if (view) fill(replay.slots.board, renderFelt(view, replay.names, {replay: true}));
   fill(replay.slots.detail, stepDetail(replay, step, view));
   fill(replay.slots.deal, dealPanel(replay, step));
+  replay.review.show(step, view);
 }
 
 function renderBar(replay) {
@@ -126,7 +130,8 @@ function stepDetail(replay, step, view) {
     const proof = h("div", {class: "proof-slot"}, h("p", {class: "pending"}, "Checking the deal…"));
     api("GET", `${replay.path}/audit`).then((audit) => fill(proof, renderDealProof(audit, hand.hand)),
       (error) => fill(proof, h("p", {class: "problem"}, explain(error, "checking the deal"))));
-    return h("div", {}, hand.score && view ? renderScore(hand.score, view, names) : h("p", {}, "No score was recorded for this deal."), proof,
+    return h("div", {}, hand.score && view ? renderScore(hand.score, view, names) : h("p", {}, "No score was recorded for this deal."),
+      h("div", {class: "ledger-slot"}), proof,
       hand.score_hash ? h("p", {class: "muted hash"}, `Chain hash of this score: ${hand.score_hash}`) : null);
   }
   if (step.trick === 0) {

@@ -59,7 +59,7 @@ export function renderScore(score, view, names, {title = null} = {}) {
     h("h4", {}, "Game-point count"),
     h("ul", {}, score.game_points.map((g) => h("li", {},
       h("strong", {}, `${side(g.side)}: ${g.total}${g.half_pips ? ` + ${g.half_pips}×½` : ""}`),
-      h("span", {class: "gp-cards", "aria-label": `from ${g.cards.map(cardName).join(", ") || "no card"}`},
+      h("span", {class: "gp-cards", role: "img", "aria-label": `from ${g.cards.map(cardName).join(", ") || "no card"}`},
         g.cards.length ? g.cards.map((c) => h("span", {class: "gp-card", "aria-hidden": "true"}, cardShort(c))) : " none"))))) : null;
   const adjustments = score.adjustments && score.adjustments.length ? h("div", {class: "adjustments"},
     h("h4", {}, "Adjustments"),
