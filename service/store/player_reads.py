@@ -13,6 +13,7 @@ alone. Each page is one statement, whatever the number of games stored.
 from __future__ import annotations
 
 import functools
+import json
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from service.ports.players import GameFound, GameQuery, Player, Rating
+from service.ports.players import GameFound, GameQuery, Player, Rating, SeatReview
 from service.store.schema import (
     STATISTICS, game_index_table, player_statistics_table, players_table, projections_table,
     ratings_table,
@@ -39,6 +40,11 @@ _PLAYERS_OF = sa.text(
 ).bindparams(sa.bindparam("games", expanding=True))
 _EXPORT_LINES = sa.text("SELECT game_id, line FROM counted_games WHERE game_id IN :games").bindparams(
     sa.bindparam("games", expanding=True))
+_REVIEWS = sa.text(  # each done review of a game the player holds a seat of: by game_players' and jobs' game indexes
+    "SELECT g.family, p.seat, j.result FROM game_players AS p JOIN game_index AS g ON g.game_id = p.game_id"
+    " JOIN jobs AS j ON j.game_id = p.game_id WHERE p.player_id = :player AND j.kind = 'review' AND j.state = 'done'"
+    " AND j.result IS NOT NULL"
+)
 _TOKEN = sa.text(
     "SELECT p.id, p.name, p.created_at FROM player_tokens AS t JOIN players AS p ON p.id = t.player_id"
     " WHERE t.token_hash = :token_hash"
@@ -113,6 +119,12 @@ class PlayerReads(_Recorder):
         with self._transaction(read_only=True) as conn:
             rows = conn.execute(sa.select(player_statistics_table).where(c.player_id == player_id)).all()
         return {r.family: {name: int(r._mapping[name]) for name in STATISTICS} for r in rows}
+
+    def player_reviews(self, player_id: str) -> list[SeatReview]:
+        """Return the done reviews of the player's games' hands, each with the player's seat and the game's family."""
+        with self._transaction(read_only=True) as conn:
+            rows = conn.execute(_REVIEWS, {"player": player_id}).all()
+        return [SeatReview(row.family, int(row.seat), json.loads(row.result)) for row in rows]
 
     def leaderboard(self, family: str, after: tuple[float, str] | None, limit: int) -> list[tuple[Player, Rating]]:
         """Return a page of a family's rated players, highest rating first, after (rating, player id)."""
