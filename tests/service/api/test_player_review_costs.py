@@ -9,6 +9,7 @@ reviews says of the seat. A player whose games were never reviewed shows none.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -19,6 +20,8 @@ from flask.testing import FlaskClient
 from service.api import create_app
 from service.bootstrap import Services
 from service.games.creation import NewGame, SeatRequest
+from service.store.migrate import upgrade
+from tests.dbs import postgres_database, sqlite_url
 from tests.service.api.documented import check_answer
 from tests.service.players.playing import play_to_end
 from tests.service.serving import services_over
@@ -28,9 +31,22 @@ ONE_HAND = {"game_over": "hands", "hand_limit": 1}
 
 
 @pytest.fixture(scope="module")
-def served(api_database_url: str) -> Iterator[Services]:
-    """Services whose own threads run the review jobs."""
-    services = services_over(api_database_url, job_lease_seconds=30, job_threads=2)
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A database of this module's own, on the session's backend: its projection is this module's alone."""
+    if os.environ.get("PITCH_TEST_BACKEND", "sqlite") == "postgresql":
+        with postgres_database() as url:
+            upgrade(url)
+            yield url
+        return
+    url = sqlite_url(tmp_path_factory.mktemp("review-costs"))
+    upgrade(url)
+    yield url
+
+
+@pytest.fixture(scope="module")
+def served(database_url: str) -> Iterator[Services]:
+    """Services whose own threads run the review jobs and the players' projection."""
+    services = services_over(database_url, job_lease_seconds=30, job_threads=2)
     services.start_runner()
     yield services
     services.close()
