@@ -62,8 +62,11 @@ def _player_id(number: int) -> str:
 
 
 def fill_index(engine: sa.Engine, games: int, players: int, seed: str = "bench-search",
-               finished_only: bool = False) -> list[str]:
-    """Fill the index with ``games`` games of ``players`` players, four a game; return the games' ids (oldest first)."""
+               finished_only: bool = False, analyze: bool = True) -> list[str]:
+    """Fill the index with ``games`` games of ``players`` players, four a game; return the games' ids (oldest first).
+
+    On PostgreSQL, ANALYZE the tables after (as autovacuum does soon after a bulk load) unless ``analyze`` is false.
+    """
     rng = random.Random(seed)
     indexes = [made for table in (game_index_table, game_players_table) for made in table.indexes]
     with engine.begin() as conn:  # a bulk load is faster with the indexes made after it
@@ -91,8 +94,8 @@ def fill_index(engine: sa.Engine, games: int, players: int, seed: str = "bench-s
     with engine.begin() as conn:
         for made in indexes:
             made.create(conn)
-    if engine.dialect.name == "postgresql":
-        with engine.connect() as conn:
+    if analyze and engine.dialect.name == "postgresql":
+        with engine.begin() as conn:  # committed: statistics analyzed in a transaction rolled back are lost
             conn.execute(sa.text("ANALYZE"))
     return ids
 
@@ -237,7 +240,7 @@ def fill_games(engine: sa.Engine, games: int, seed: str = "bench-export") -> Non
                 batch = []
         write(batch)
     if engine.dialect.name == "postgresql":
-        with engine.connect() as conn:
+        with engine.begin() as conn:
             conn.execute(sa.text("ANALYZE"))
 
 

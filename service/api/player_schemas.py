@@ -40,6 +40,10 @@ class Statistics(Schema):
     points_as_makers = fields.Float(allow_none=True, required=True, metadata={"description": "Average per hand as makers."})
     points_as_defenders = fields.Float(allow_none=True, required=True, metadata={"description": "Average per hand as defenders."})
     moons = fields.Integer(required=True, metadata={"description": "Shoots the moon made."})
+    reviewed_decisions = fields.Integer(required=True, metadata={
+        "description": "The player's decisions that had a choice, in the hands of the player's games that were reviewed."})
+    average_decision_cost = fields.Float(allow_none=True, required=True, metadata={
+        "description": "Their average expected cost (points, as the reviews' `expected.cost`); null for none."})
 
 
 class PlayerPage(Schema):

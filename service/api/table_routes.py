@@ -120,7 +120,7 @@ class Return(MethodView):
 @tables.route("/games/<game_id>/rematch")
 class Rematch(MethodView):
     @tables.response(201, ts.SeatToken, headers={"Location": {"schema": {"type": "string"}}})
-    @tables.doc(security=[{"seatToken": []}])
+    @tables.doc(security=[{"seatToken": []}, {"playerToken": []}])
     @tables.operation("requestRematch")
     @tables.problems(401, 404, 409, 429, 503)
     def post(self, game_id: str) -> Any:
@@ -129,7 +129,9 @@ class Rematch(MethodView):
         The first seat to ask creates it (RematchCreated in this game's log); every seat a
         person held is kept for that person, and each asking gets their seat's token in it
         (the same token if asked again). It deals once every player is back. 409
-        /problems/game-not-finished while the game is being played.
+        /problems/game-not-finished while the game is being played. A seat a player held is
+        that player's in the rematch, asked for with the old seat's token or the player's own
+        (their token acts for it); a rated game's rematch is rated.
         """
         claimed = _rematches().rematch(game_id, _token())
         payload = {"game_id": claimed.game_id, "seat": claimed.seat, "token": claimed.token, "version": claimed.version}

@@ -51,6 +51,7 @@ def run(once: bool, every: float) -> None:
                 click.echo(f"read {read} events; at position {built.projection.log.projection_position('players')}")
             except ProjectionMovedError as error:
                 click.echo(f"another process moved on first ({error}); reading on")
+                time.sleep(every)  # it holds the lease: do not compute batch after batch that cannot be stored
                 continue
             if once:
                 return

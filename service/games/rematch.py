@@ -9,6 +9,10 @@ hash, which is the hash the ended game stores for the token). Asking claims the 
 seat in the rematch and answers its token, derived from the old one and the new game's
 id, so asking again answers the same token. A seat nobody held (a game abandoned while
 it waited) is a computer's in the rematch. The rematch deals once every player is back.
+
+A seat a player held (service/players/) is kept for the same player: whoever of them asks,
+with the old seat's token or the player's own, the player holds the seat in the rematch
+(their token acts for it, and views name them), and a rated game's rematch is rated.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from domain.tables import COMPUTER, rematch_seats
 from service.errors import GameNotFinishedError, UnauthorizedError, VersionConflictError
 from service.games.outbox import DEFAULT_COMPUTER_LEVEL
 from service.games.creation import ClockSettings, NewGame, SeatRequest
+from service.games.tokens import hash_token
 from service.games.tables import RETRIES, Claimed, TableService
 from service.ports.events import GameExistsError
 
@@ -46,7 +51,16 @@ class Rematches:
             raise IllegalActionError(f"seat {seat} is a computer's: a rematch is asked for by a person's seat")
         rematch_id = self._rematch_of(game_id, state)
         self._create(game_id, rematch_id, state)
-        return self.tables.claim(rematch_id, seat, token)
+        player = self._players_of(game_id).get(seat)
+        if player is not None and self.games.seats.seat_of(game_id, hash_token(token)) is None:
+            # Asked with the player's own token: the seat is kept for that player, who needs no invite.
+            return self.tables.claim(rematch_id, seat, token, player=player, invited=True)
+        return self.tables.claim(rematch_id, seat, token, player=player)
+
+    def _players_of(self, game_id: str) -> dict[int, str]:
+        """Return the id of the player who held each seat of the game that one held."""
+        players = self.games.players
+        return {} if players is None else {seat: p.id for seat, p in players.game_players(game_id).items()}
 
     def _rematch_of(self, game_id: str, state: GameState) -> str:
         """Return the id of the game's rematch, recording a new one unless another seat did first."""
@@ -76,10 +90,12 @@ class Rematches:
         clock = None
         if table is not None and table.has_clock:
             clock = ClockSettings(table.clock_seconds, table.stand_in_level, table.handover_after)
+        indexed = None if self.games.players is None else self.games.players.indexed(game_id)
         try:
             self.games.create(NewGame(
                 state.start.preset, dict(state.start.rules), seats, clock=clock, rematch_of=game_id,
                 game_id=rematch_id, invites={i: held[i] for i in kept if i in held},
+                rated=indexed is not None and indexed.rated,
             ))
         except GameExistsError:
             pass  # another seat's ask created it first

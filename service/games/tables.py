@@ -67,13 +67,16 @@ class TableService:
         self.store = store
         self.writer = games.writer
 
-    def claim(self, game_id: str, seat: int, invite: str | None, player: str | None = None) -> Claimed:
+    def claim(
+        self, game_id: str, seat: int, invite: str | None, player: str | None = None, invited: bool = False,
+    ) -> Claimed:
         """Take open ``seat`` with its invite (or from the list where allowed); return its token.
 
         With ``player`` (the id of the player whose token came with the claim), that player
-        holds the seat: their token acts for it, and the game's views name them.
+        holds the seat: their token acts for it, and the game's views name them. ``invited``:
+        the caller found the seat kept for this player (a rematch), so ``invite`` is not checked.
         """
-        self._check_player(game_id, player)
+        self._check_player(game_id, player, seat)
         derive = None
         for _ in range(RETRIES):
             state = self.games.load(game_id)
@@ -86,7 +89,8 @@ class TableService:
                 if again is not None:
                     return Claimed(game_id, seat, again, state.version)
                 raise
-            self._check_invite(state, game_id, seat, invite)
+            if not invited:
+                self._check_invite(state, game_id, seat, invite)
             token = derive or new_token()
             rows: list[Row] = [SeatRecord(seat, hash_token(token), HUMAN, None)]
             if player is not None:
@@ -98,8 +102,8 @@ class TableService:
             return Claimed(game_id, seat, token, written.version)
         raise VersionConflictError("the table changed too often while claiming the seat; try again", state.version)
 
-    def _check_player(self, game_id: str, player: str | None) -> None:
-        """Raise when a rated game's seat is claimed without a player, or by a player seated in it already."""
+    def _check_player(self, game_id: str, player: str | None, seat: int) -> None:
+        """Raise when a rated game's seat is claimed without a player, or by a player holding another of its seats."""
         players = self.games.players
         if players is None:
             return
@@ -108,7 +112,7 @@ class TableService:
             if indexed is not None and indexed.rated:
                 raise ForbiddenError("a rated game's seats are taken by players: send your player's token")
             return
-        if any(holder.id == player for holder in players.game_players(game_id).values()):
+        if any(holder.id == player and held != seat for held, holder in players.game_players(game_id).items()):
             raise InvalidRequestError("this player holds a seat of this game already")
 
     def _check_invite(self, state: GameState, game_id: str, seat: int, invite: str | None) -> None:

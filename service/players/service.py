@@ -17,17 +17,22 @@ from __future__ import annotations
 import hmac
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from service.errors import ForbiddenError, InvalidRequestError, PlayerNotFoundError, UnauthorizedError
 from service.games.tokens import hash_token, new_token
 from service.games.writer import Writer
 from service.players.ratings import shown_statistics
-from service.ports.players import FAMILIES, GameFound, GameQuery, NewPlayer, Player, PlayerLog, PlayerToken
+from service.players.review_costs import review_costs
+from service.players.review_costs import shown as shown_costs
+from service.ports.players import (
+    FAMILIES, GameFound, GameQuery, NewPlayer, Player, PlayerLog, PlayerToken, StatisticsAdded,
+)
 
 NAME_LENGTH = range(1, 41)
 ME = "me"
+NO_STATISTICS = {k: v for k, v in asdict(StatisticsAdded("", "")).items() if k not in ("player_id", "family")}
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +123,12 @@ class PlayerService:
             family: {"rating": r.rating, "mu": r.mu, "uncertainty": r.sigma, "games": r.games}
             for family, r in sorted(self.log.player_ratings(player_id).items())
         }
-        shown = {family: shown_statistics(sums) for family, sums in sorted(self.log.player_statistics(player_id).items())}
+        sums = self.log.player_statistics(player_id)
+        costs = review_costs(self.log.player_reviews(player_id))  # read from the reviews now: not a projection
+        shown = {
+            family: {**shown_statistics(sums.get(family) or NO_STATISTICS), **costs.get(family, shown_costs(0, 0.0))}
+            for family in sorted(set(sums) | set(costs))
+        }
         return {"id": player.id, "name": player.name, "created_at": player.created_at, "ratings": ratings,
                 "statistics": shown}
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 PARTNERSHIP, CUT_THROAT = "partnership", "cut-throat"
 FAMILIES = (PARTNERSHIP, CUT_THROAT)
@@ -180,6 +180,15 @@ class GameFound:
     players: dict[int, Player] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class SeatReview:
+    """A reviewed hand of a player's game: the game's family, the seat the player held, the review's result."""
+
+    family: str
+    seat: int
+    result: dict[str, Any]
+
+
 class PlayerLog(Protocol):
     """What the store answers of players and the games' index."""
 
@@ -217,6 +226,10 @@ class PlayerLog(Protocol):
 
     def player_statistics(self, player_id: str) -> dict[str, dict[str, int]]:
         """Return a player's statistics (the sums) by family."""
+        ...
+
+    def player_reviews(self, player_id: str) -> list[SeatReview]:
+        """Return the done reviews of the player's games' hands, each with the player's seat and the game's family."""
         ...
 
     def leaderboard(self, family: str, after: tuple[float, str] | None, limit: int) -> list[tuple[Player, Rating]]:
