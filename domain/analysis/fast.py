@@ -26,7 +26,7 @@ from domain.analysis.search import (
     F_CAPTURE, F_OWNER, F_PIPS, F_PLAIN, F_SEAT, F_SPADE, FACTS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
-    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END,
+    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END, I_MONOTONE,
     solve,
 )
 from domain.game_over import may_win, progress
@@ -200,6 +200,11 @@ def search_of(state: GameState, side: int) -> Search:
     info[I_GAME_POINT] = int(rules.game_point == "game")
     info[I_SPADE_POINT] = int(rules.spade_point)
     info[I_REVOKES] = int(revokes_stand)
+    # A card more taken never lowers its side's value (search.py, _bounded): two sides, no
+    # count of tricks (no moon, trick contract, smudge or every-trick penalty), no revoke.
+    # Low to its dealt owner, its player or the two's holder is fixed before the play;
+    # the junk limits only cap a side's change, and a set lifts the defenders' cap, never the makers'.
+    info[I_MONOTONE] = int(sides == 2 and not _tricks_matter(rules) and not revokes_stand)
     before = np.array(progress(rules, state.scores), dtype=np.int64)
     wins = np.array(
         [[int(may_win(rules, makers, made, s)) for s in range(sides)] for made in (False, True)], dtype=np.int64,

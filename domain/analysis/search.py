@@ -23,6 +23,11 @@ What the search adds:
   the higher is tried (DDS's "equivalent cards").
 - A hand in which no card left can score (and the rules count no tricks, no last
   trick, and no revoke can stand) is valued at once: its tally is final.
+- Bounds at each trick's start: when a card more taken by a side can never lower its
+  value (two sides; no moon, no trick contract, no every-trick penalty, no revoke
+  standing), the value lies between the hand's value
+  with every card left taken by the other side and with every one taken by the side
+  searched; a window outside that range is answered at once.
 - Moves ordered: a leader's strongest cards first; a follower's cheapest winning card
   first, or points onto a partner's winning card.
 
@@ -77,7 +82,8 @@ I_LOW_CARD = 30  # the lowest trump in play that may count for low, -1 none
 I_SPADE_CARD = 31  # the highest spade that will be played, -1 none (or no spade point)
 I_SCORING = 32  # the cards whose capture can score (points, pips under the game point, high, low, top spade)
 I_DEAD_END = 33  # 1: once no card left can score, the rest of the hand changes nothing (no trick counts, no revokes)
-INFO = 34
+I_MONOTONE = 34  # 1: two sides, and a card more taken by a side never lowers its value (see _bounded)
+INFO = 35
 
 # Slots of the ``tally`` past each side's points (0..sides-1), pips (sides..) and tricks (2 * sides..).
 T_HIGH = 0  # tally[3 * sides + T_HIGH]: the side that took the high trump, -1 not yet
@@ -379,6 +385,12 @@ def _run(
                     if upper < f[FS_BETA]:
                         f[FS_BETA] = upper
                     hint = bounds[slot, 3]
+            if nin == 0 and only < 0 and info[I_MONOTONE] == 1:
+                found = _bounded(info, facts, side_of, before, may_win, held, tally, players, f, points)
+                if found != NO_BOUND:
+                    result = found
+                    step = _RETURN
+                    continue
             if only >= 0:
                 moves[d, 0] = only
                 f[FS_N] = 1
@@ -565,6 +577,45 @@ def _run(
                 f[FS_BETA] = f[FS_BEST]
         f[FS_I] += 1
         step = _NEXT
+
+
+NO_BOUND = -INFINITE - 1
+
+
+@inline
+def _bounded(
+    info: Any, facts: Any, side_of: Any, before: Any, may_win: Any, held: Any, tally: Any, players: int, f: Any,
+    points: Any,
+) -> int:
+    """Return a value that settles the window at a trick's start from the two extreme outcomes, or NO_BOUND.
+
+    Valid only where a card more taken by a side never lowers that side's value
+    (info[I_MONOTONE]): the value then lies between ``low`` (every card left taken by the
+    other side) and ``high`` (every one by the side searched).
+    """
+    side = info[I_SIDE]
+    remaining = 0
+    mine = -1
+    theirs = -1
+    for s in range(players):
+        remaining |= held[s]
+        if side_of[s] == side:
+            if mine < 0:
+                mine = s
+        elif theirs < 0:
+            theirs = s
+    tricks = f[FS_TRICKS] + 1
+    _take(info, facts, tally, remaining, side, 1)
+    high = hand_value(info, side_of, before, may_win, tally, tricks, mine, f[FS_REVOKED], points)
+    _take(info, facts, tally, remaining, side, -1)
+    if high <= f[FS_ALPHA]:
+        return high  # type: ignore[no-any-return]
+    _take(info, facts, tally, remaining, 1 - side, 1)
+    low = hand_value(info, side_of, before, may_win, tally, tricks, theirs, f[FS_REVOKED], points)
+    _take(info, facts, tally, remaining, 1 - side, -1)
+    if low >= f[FS_BETA] or low == high:
+        return low  # type: ignore[no-any-return]
+    return NO_BOUND
 
 
 @inline

@@ -1,0 +1,44 @@
+"""The bounds at a trick's start change no value, only how much is searched (domain/analysis/search.py).
+
+Where a card more taken by a side can never lower that side's value (two sides, no count
+of tricks, no revoke standing), the search answers a window at once when even the best
+or the worst outcome of the cards left settles it. These positions are whole hands from
+the first lead or after a trick or two, solved with the bounds and without them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.analysis.fast import search_of, searchable
+from domain.analysis.search import I_MONOTONE
+from domain.analysis.solver import value_side
+from domain.presets import get_preset
+from tests.domain.analysis.positions import positions
+
+PRESETS = ("team-auction", "smear-10", "pedro", "king-pedro", "trickster-10", "nine-five", "team-auction-7")
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_bounds_find_the_value_the_full_search_finds(name: str) -> None:
+    rules = get_preset(name).rules
+    found = [s for s in positions(rules, f"bounds-{name}", 6, most_left=24, least_left=16) if searchable(s)]
+    assert len(found) >= 3
+    saved = 0
+    for state in found:
+        side = value_side(state)
+        bounded = search_of(state, side)
+        assert bounded.info[I_MONOTONE] == 1, "these rules count no tricks: the bounds apply"
+        full = search_of(state, side)
+        full.info[I_MONOTONE] = 0
+        assert bounded.value() == full.value()
+        saved += full.nodes - bounded.nodes
+    assert saved > 0, "the bounds cut no node in any of these hands"
+
+
+def test_the_bounds_stay_off_where_a_trick_can_count() -> None:
+    """High Nine's moon bid must take every trick: a card more taken may not help, so no bound is used."""
+    rules = get_preset("high-nine").rules
+    assert rules.sides == 2 and rules.moon_amount is not None
+    state = next(s for s in positions(rules, "bounds-moon", 4, most_left=20, least_left=6) if searchable(s))
+    assert search_of(state, value_side(state)).info[I_MONOTONE] == 0
