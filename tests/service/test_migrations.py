@@ -21,9 +21,9 @@ from tests.factories import start_game
 
 STORE_TABLES = {
     "events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings", "players",
-    "player_tokens", "game_players", "game_index", "projections", "ratings", "player_statistics", "counted_games",
+    "player_tokens", "game_players", "game_index", "projections", "ratings", "player_statistics", "counted_games", "rating_history",
 }
-HEAD = "0009"
+HEAD = "0010"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
