@@ -130,6 +130,8 @@ def test_two_players_name_themselves_play_a_rated_table_and_find_it_on_their_pag
     grace.page.screenshot(path=str(screenshots / "players-home-narrow.png"), full_page=True)
     assert overflow(grace.page) == 0
     grace.page.goto(link)
+    grace.page.wait_for_selector("#take-seat")
+    assert grace.page.locator("#join-name").count() == 0 and "Rated" in grace.page.inner_text(".join")
     grace.page.click("#take-seat")
     grace.page.wait_for_url(f"**/#/game/{game_id}?seat=2")
     grace.page.wait_for_selector(".seat-mine[data-seat='2']")
@@ -191,3 +193,37 @@ def test_two_players_name_themselves_play_a_rated_table_and_find_it_on_their_pag
     grace.page.wait_for_selector(f"#leaderboard tr[data-player='{me['id']}']")
     assert overflow(grace.page) == 0
     grace.page.screenshot(path=str(screenshots / "players-leaderboard-narrow.png"))
+
+
+def test_a_newcomer_by_an_invite_to_a_rated_table_gives_a_name_with_the_seat(
+    browser: Any, server: str, api: Api, screenshots: Path,
+) -> None:
+    status, host = api.call("POST", "/v1/players", {"name": "Hedy"})
+    assert status == 201, host
+    status, game = api.call("POST", "/v1/games", {
+        "seats": [{"kind": "human", "player": "me"}, {"kind": "ai", "level": 1}, {"kind": "open"}, {"kind": "ai", "level": 1}],
+        "rated": True,
+    }, token=host["token"])
+    assert status == 201, game
+    newcomer = Person(browser, NARROW)
+    try:
+        page = newcomer.page
+        page.goto(f"{server}/#/join/{game['id']}/2?invite={game['seats'][2]['invite']}")
+        page.wait_for_selector("#join-name")
+        assert "rated" in page.inner_text("#join-name-help")
+        page.click("#take-seat")  # no name: a rated table refuses, and says why
+        page.wait_for_selector(".form-problem p")
+        assert "type the name you play under" in page.inner_text(".form-problem")
+        _no_accessibility_problems(page)
+        page.fill("#join-name", "Katherine")
+        page.screenshot(path=str(screenshots / "players-join-narrow.png"))
+        page.click("#take-seat")
+        page.wait_for_url(f"**/#/game/{game['id']}?seat=2")
+        assert newcomer.stored("pitch.player")["name"] == "Katherine"
+        seats = api.get(f"/v1/games/{game['id']}")["seats"]
+        assert [s["name"] for s in seats][::2] == ["Hedy", "Katherine"]
+        page.wait_for_selector("#nav-me")
+        assert overflow(page) == 0
+    finally:
+        newcomer.context.close()
+    assert newcomer.errors == [], newcomer.errors

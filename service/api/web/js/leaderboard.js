@@ -54,7 +54,7 @@ export async function openLeaderboard(root, family) {
     h("div", {class: "card-panel board-panel"},
       h("table", {class: "board", id: "leaderboard"},
         h("caption", {class: "sr-only"}, `${familyWords(family)} players by rating`),
-        h("thead", {}, h("tr", {}, h("th", {scope: "col"}, "#"), h("th", {scope: "col"}, "Player"),
+        h("thead", {}, h("tr", {}, h("th", {scope: "col"}, h("span", {"aria-hidden": "true"}, "#"), h("span", {class: "sr-only"}, "Rank")), h("th", {scope: "col"}, "Player"),
           h("th", {scope: "col"}, "Rating"), h("th", {scope: "col", class: "board-extra"}, "Uncertainty"), h("th", {scope: "col"}, "Games"))),
         body),
       problem, more)));

@@ -26,6 +26,13 @@ export function whoLine() {
     h("a", {href: `#/player/${encodeURIComponent(player.id)}`}, "your page"));
 }
 
+/** Make a player named `name` (POST /v1/players) and keep it as the one this browser plays as; return it. */
+export async function makePlayer(name) {
+  const made = await api("POST", "/v1/players", {body: {name}});
+  rememberMe(made);
+  return made;
+}
+
 /**
  * Return the form that asks a first visit for a name and makes the player (POST /v1/players);
  * `onDone(player)` hears the player kept in this browser.
@@ -45,9 +52,7 @@ export function nameForm(onDone, {intro = "Other players see it at the table, in
     const button = e.target.querySelector("button[type=submit]");
     button.disabled = true;
     try {
-      const made = await api("POST", "/v1/players", {body: {name}});
-      rememberMe(made);
-      onDone(made);
+      onDone(await makePlayer(name));
     } catch (error) {
       fill(problem, h("p", {}, explain(error, "keeping your name")));
       button.disabled = false;

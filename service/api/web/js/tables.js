@@ -9,7 +9,7 @@
 
 import {api, explain, rulesCatalogue} from "./api.js";
 import {ask, fill, h, notify} from "./dom.js";
-import {nameForm, whoLine} from "./player.js";
+import {makePlayer, whoLine} from "./player.js";
 import {invitesOf, me, rememberSeats, seatsOf} from "./store.js";
 
 /** Return the address of the page that takes `seat` of a game (with its invite, when given). */
@@ -169,33 +169,43 @@ export async function openJoin(root, gameId, seat, invite) {
   const held = seatsOf(gameId)[seat];
   const open = view.table && view.table.open_seats.includes(seat);
   const problem = h("div", {class: "form-problem", role: "alert"});
+  const rated = open && (await ratedWaiting()).has(gameId);
+  // A first visit by an invite link: the name is asked here, with the seat (a rated table needs it).
+  const asking = !held && open && !me();
+  const nameInput = asking ? h("input", {id: "join-name", type: "text", maxlength: "40", autocomplete: "nickname",
+    required: rated, "aria-describedby": "join-name-help"}) : null;
   const take = async (e) => {
-    e.currentTarget.disabled = true;
-    const player = me();
+    const button = e.currentTarget;
+    button.disabled = true;
+    fill(problem);
+    const name = nameInput ? nameInput.value.trim() : "";
+    if (asking && rated && !name) {
+      fill(problem, h("p", {}, "This table is rated: type the name you play under first."));
+      button.disabled = false;
+      nameInput.focus();
+      return;
+    }
     try {
+      const player = asking && name ? await makePlayer(name) : me();
       const claimed = await api("POST", `${path}/seats/${seat}/claim`, {body: invite ? {invite} : {}, token: player ? player.token : null});
       rememberSeats(gameId, {[seat]: claimed.token}, {preset: view.preset});
       location.hash = `#/game/${gameId}?seat=${seat}`;
     } catch (error) {
       fill(problem, h("p", {}, explain(error, "taking the seat")));
+      button.disabled = false;
     }
   };
   const takeButton = h("button", {type: "button", class: "btn btn-primary", id: "take-seat", onclick: take}, `Take seat ${seat}`);
-  const who = h("div", {class: "who-slot"});
-  if (!held && open && !me()) { // a first visit by an invite link: the name first, so the table shows it
-    takeButton.disabled = true;
-    fill(who, nameForm(() => {
-      fill(who, whoLine());
-      takeButton.disabled = false;
-      takeButton.focus();
-    }, {intro: "The other players see it at this table."}));
-  } else {
-    fill(who, whoLine());
-  }
+  const who = asking ? h("div", {class: "join-name"},
+    h("label", {for: "join-name"}, "Your name at the table"), nameInput,
+    h("p", {class: "muted", id: "join-name-help"}, rated ? "This table is rated: its result counts in the players' ratings, so you play under a name. "
+      : "Optional: without one the others see your seat's compass name. ", "This browser keeps it for your next games."))
+    : whoLine();
   fill(root, h("section", {class: "page join"},
     h("h1", {}, `Join the table: seat ${seat}`),
     h("p", {}, `A game of ${await presetTitle(view.preset)} for ${view.seats.length} players. `,
-      open ? `${view.table.open_seats.length} ${view.table.open_seats.length === 1 ? "seat is" : "seats are"} open.` : ""),
+      open ? `${view.table.open_seats.length} ${view.table.open_seats.length === 1 ? "seat is" : "seats are"} open.` : "",
+      rated ? [" ", h("span", {class: "badge badge-rated"}, "Rated")] : null),
     who,
     held ? h("p", {}, "You hold this seat already. ", h("a", {href: `#/game/${gameId}?seat=${seat}`}, "Open the table"))
       : open ? takeButton : h("p", {class: "problem"}, "This seat is not open any more."),
