@@ -227,3 +227,32 @@ def test_a_newcomer_by_an_invite_to_a_rated_table_gives_a_name_with_the_seat(
     finally:
         newcomer.context.close()
     assert newcomer.errors == [], newcomer.errors
+
+
+def test_a_kept_name_the_service_no_longer_accepts_is_asked_again(browser: Any, server: str, api: Api) -> None:
+    person = Person(browser, DESKTOP)
+    keep = "(player) => localStorage.setItem('pitch.player', JSON.stringify(player))"
+    try:
+        page = person.page
+        page.goto(server + "/")
+        page.wait_for_selector("#name-panel")
+        page.evaluate(keep, {"id": "no-such-player", "name": "Gone", "token": "t" * 43})  # a store emptied since
+        page.reload()
+        page.wait_for_selector("#name-panel")
+        assert person.stored("pitch.player") is None and page.locator("#nav-me").count() == 0
+
+        status, made = api.call("POST", "/v1/players", {"name": "Rotated"})
+        assert status == 201, made
+        assert api.call("POST", "/v1/players/me/token", {}, made["token"])[0] == 201  # its token ended elsewhere
+        page.evaluate(keep, made)
+        page.reload()
+        page.wait_for_selector("#who-line")
+        page.click("#start-game")
+        page.wait_for_selector(".form-problem p")
+        assert "no longer knows the name this browser kept (Rotated)" in page.inner_text(".form-problem")
+        assert person.stored("pitch.player") is None
+        page.click(".form-problem a")
+        page.wait_for_selector("#name-panel")
+    finally:
+        person.context.close()
+    assert person.errors == [], person.errors

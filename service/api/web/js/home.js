@@ -7,7 +7,7 @@ import {explain, rulesCatalogue} from "./api.js";
 import {announce, fill, h} from "./dom.js";
 import {leaderboardLinks} from "./leaderboard.js";
 import {renderNewGame} from "./newgame.js";
-import {nameForm, whoLine} from "./player.js";
+import {checkMe, nameForm, whoLine} from "./player.js";
 import {plural} from "./variants.js";
 import {forgetGame, knownGames, me} from "./store.js";
 import {renderOpenTables} from "./tables.js";
@@ -68,6 +68,7 @@ export async function openHome(root) {
     }
   };
   // Asked once: with a name kept, the page says who plays here; the form then seats that player.
+  await checkMe(); // a player the service no longer knows (its store emptied) is forgotten: the name is asked again
   fill(who, me() ? whoLine() : nameForm((player) => {
     fill(who, whoLine());
     announce(`You play as ${player.name}.`);

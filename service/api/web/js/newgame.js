@@ -13,6 +13,7 @@
 import {api, explain, isTransient, newKey, rulesCatalogue} from "./api.js";
 import {fill, h, notify, sleep} from "./dom.js";
 import {choiceWords, groupOptions, optionWords} from "./options.js";
+import {playerRefused} from "./player.js";
 import {me, rememberSeats} from "./store.js";
 import {citations, howItPlays, sourceWords} from "./variants.js";
 
@@ -202,7 +203,7 @@ export async function renderNewGame() {
       rememberSeats(created.id, held, {preset: created.preset, title: state.preset.title, invites});
       location.hash = Object.keys(held).length ? `#/game/${created.id}` : `#/watch/${created.id}`;
     } catch (error) {
-      fill(problem, h("p", {}, explain(error, "creating the game")));
+      fill(problem, playerRefused(error, player) || h("p", {}, explain(error, "creating the game")));
       for (const name of (error.problem && error.problem.options) || []) {
         const row = optionsBox.querySelector(`[data-option="${name}"]`);
         if (row) row.classList.add("option-bad");

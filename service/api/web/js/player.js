@@ -6,7 +6,7 @@
 
 import {api, explain} from "./api.js";
 import {fill, h} from "./dom.js";
-import {me, rememberMe, seatsOf} from "./store.js";
+import {forgetMe, me, rememberMe, seatsOf} from "./store.js";
 import {presetTitle} from "./tables.js";
 import {familyWords, ratingWords} from "./words.js";
 
@@ -24,6 +24,31 @@ export function whoLine() {
   if (!player) return null;
   return h("p", {class: "who-line", id: "who-line"}, "Playing as ", h("strong", {}, player.name), " · ",
     h("a", {href: `#/player/${encodeURIComponent(player.id)}`}, "your page"));
+}
+
+/**
+ * Return the words for a player's token refused (401: the service no longer knows it, its
+ * store emptied or the token rotated elsewhere), having forgotten it; null for any other problem.
+ */
+export function playerRefused(error, player) {
+  if (!player || !error || error.status !== 401) return null;
+  forgetMe();
+  return h("p", {}, `The service no longer knows the name this browser kept (${player.name}). `,
+    h("a", {href: "#/", onclick: () => setTimeout(() => location.reload(), 0)}, "Give your name again"), " and try once more.");
+}
+
+/** Check that the service still knows the player this browser plays as; forget it if not (then the name is asked again). */
+export async function checkMe() {
+  const player = me();
+  if (!player) return null;
+  try {
+    await api("GET", `/v1/players/${encodeURIComponent(player.id)}`);
+    return player;
+  } catch (error) {
+    if (error.status !== 404) return player; // unreachable or busy: keep it
+    forgetMe();
+    return null;
+  }
 }
 
 /** Make a player named `name` (POST /v1/players) and keep it as the one this browser plays as; return it. */

@@ -99,3 +99,13 @@ export function rememberMe(player) {
   }
   window.dispatchEvent(new CustomEvent("pitch-player", {detail: player}));
 }
+
+/** Forget the player this browser plays as (its token is no longer accepted): the name is asked again. */
+export function forgetMe() {
+  try {
+    localStorage.removeItem(PLAYER);
+  } catch {
+    // as above
+  }
+  window.dispatchEvent(new CustomEvent("pitch-player", {detail: null}));
+}

@@ -9,7 +9,7 @@
 
 import {api, explain, rulesCatalogue} from "./api.js";
 import {ask, fill, h, notify} from "./dom.js";
-import {makePlayer, whoLine} from "./player.js";
+import {makePlayer, playerRefused, whoLine} from "./player.js";
 import {invitesOf, me, rememberSeats, seatsOf} from "./store.js";
 
 /** Return the address of the page that takes `seat` of a game (with its invite, when given). */
@@ -191,7 +191,7 @@ export async function openJoin(root, gameId, seat, invite) {
       rememberSeats(gameId, {[seat]: claimed.token}, {preset: view.preset});
       location.hash = `#/game/${gameId}?seat=${seat}`;
     } catch (error) {
-      fill(problem, h("p", {}, explain(error, "taking the seat")));
+      fill(problem, playerRefused(error, me()) || h("p", {}, explain(error, "taking the seat")));
       button.disabled = false;
     }
   };
