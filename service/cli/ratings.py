@@ -70,7 +70,7 @@ def rebuild() -> None:
         history: list[RatingRecorded] = []
         computed = compute(projection.feed, projection.log, history=history)
         served = projection.log.all_ratings()
-        served_history = projection.log.all_rating_history()
+        served_history = sorted(projection.log.all_rating_history(), key=lambda p: (p.player_id, p.family, p.games))
     differ = sorted(key for key in set(computed) | set(served) if computed.get(key) != served.get(key))
     click.echo(f"{len(computed)} ratings computed from the log, {len(served)} served")
     for player, family in differ[:50]:

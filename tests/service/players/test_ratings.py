@@ -80,8 +80,12 @@ def _history(services: Services) -> list[Any]:
     computed: list[Any] = []
     rebuild(log, log, history=computed)  # type: ignore[arg-type]
     stored = log.all_rating_history()  # type: ignore[attr-defined]
-    assert sorted(computed, key=lambda p: (p.player_id, p.family, p.games)) == stored
-    return list(stored)
+    assert sorted(computed, key=_point) == sorted(stored, key=_point)
+    return sorted(stored, key=_point)
+
+
+def _point(point: Any) -> tuple[str, str, int]:
+    return point.player_id, point.family, point.games
 
 
 def _counts(services: Services) -> tuple[int, dict[tuple[str, str], int], int]:
