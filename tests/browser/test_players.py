@@ -256,3 +256,30 @@ def test_a_kept_name_the_service_no_longer_accepts_is_asked_again(browser: Any, 
     finally:
         person.context.close()
     assert person.errors == [], person.errors
+
+
+def test_a_players_games_come_ten_at_a_time(browser: Any, server: str, api: Api) -> None:
+    status, made = api.call("POST", "/v1/players", {"name": "Many Games"})
+    assert status == 201, made
+    games = []
+    for _ in range(11):  # tables waiting for their invited players: nothing plays meanwhile
+        status, game = api.call("POST", "/v1/games", {
+            "seats": [{"kind": "human", "player": "me"}, {"kind": "open"}, {"kind": "open"}, {"kind": "open"}],
+        }, token=made["token"])
+        assert status == 201, game
+        games.append(game["id"])
+    visitor = Person(browser, NARROW)
+    try:
+        page = visitor.page
+        page.goto(f"{server}/#/player/{made['id']}")
+        page.wait_for_selector("#player-games li")
+        shown = page.eval_on_selector_all("#player-games li", "els => els.map((e) => e.dataset.game)")
+        assert shown == games[::-1][:10]  # newest first
+        assert "No rated game counted yet" in page.inner_text("#no-rating")
+        page.click("#games-more")
+        page.wait_for_selector(f"#player-games li[data-game='{games[0]}']")
+        assert page.locator("#player-games li").count() == 11 and page.is_hidden("#games-more")
+        assert page.get_attribute(f"#player-games li[data-game='{games[0]}'] a.btn", "href") == f"#/watch/{games[0]}"
+    finally:
+        visitor.context.close()
+    assert visitor.errors == [], visitor.errors
