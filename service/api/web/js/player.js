@@ -183,6 +183,9 @@ const STAT_ROWS = [
   ["points_as_makers", "Points a hand as makers", (v) => (v === null ? "–" : ratingWords(v))],
   ["points_as_defenders", "Points a hand as defenders", (v) => (v === null ? "–" : ratingWords(v))],
   ["moons", "Moons shot", (v) => String(v)],
+  // From the hands' reviews (docs/reviews.md), where the service gives them:
+  ["reviewed_decisions", "Decisions reviewed", (v) => String(v)],
+  ["average_decision_cost", "Average cost of a decision (points)", (v) => (v === null ? "–" : v.toFixed(2))],
 ];
 
 function statisticsTable(statistics) {
@@ -191,8 +194,8 @@ function statisticsTable(statistics) {
   return h("table", {class: "stats-table"},
     h("thead", {}, h("tr", {}, h("th", {scope: "col"}, h("span", {class: "sr-only"}, "Statistic")),
       families.map((f) => h("th", {scope: "col"}, familyWords(f))))),
-    h("tbody", {}, STAT_ROWS.map(([key, label, shown]) => h("tr", {},
-      h("th", {scope: "row"}, label), families.map((f) => h("td", {}, shown(statistics[f][key])))))));
+    h("tbody", {}, STAT_ROWS.filter(([key]) => families.some((f) => key in statistics[f])).map(([key, label, shown]) => h("tr", {},
+      h("th", {scope: "row"}, label), families.map((f) => h("td", {}, key in statistics[f] ? shown(statistics[f][key]) : "–"))))));
 }
 
 function when(text) {
