@@ -85,6 +85,22 @@ class PlayerGames(MethodView):
         return {"games": found, "next": after}
 
 
+@players.route("/players/<player_id>/ratings/<family>")
+class PlayerRatingHistory(MethodView):
+    @players.arguments(ps.HistoryQuery, location="query")
+    @players.response(200, ps.RatingHistory)
+    @players.operation("getRatingHistory")
+    @players.problems(400, 404, 503)
+    def get(self, query: dict[str, Any], player_id: str, family: str) -> Any:
+        """Show a player's rating in a family (partnership, cut-throat) after each rated game, oldest first.
+
+        A page holds at most `limit` points (200 unless asked, 500 at most); send the answer's
+        `next` as `after` for the next page.
+        """
+        points, after = _players().rating_history(player_id, family, query["after"], query["limit"])
+        return {"id": player_id, "family": family, "points": points, "next": after}
+
+
 def _query(query: dict[str, Any], limit: int) -> GameQuery:
     return GameQuery(
         player=query["player"], preset=query["preset"], status=query["status"], since=query["since"],

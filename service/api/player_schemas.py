@@ -115,3 +115,26 @@ class Leaderboard(Schema):
     family = enum_of(FAMILIES, required=True)
     players = fields.List(fields.Nested(Leader), required=True)
     next = fields.String(allow_none=True, required=True)
+
+
+class HistoryQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0),
+                           metadata={"description": "The `next` of the page before: points after this many rated games."})
+    limit = fields.Integer(load_default=200, validate=validate.Range(min=1, max=500))
+
+
+class RatingPoint(Schema):
+    games = fields.Integer(required=True, metadata={"description": "The rated games counted: 1 after the first."})
+    game_id = fields.String(required=True, metadata={"description": "The rated game that set this rating."})
+    rating = fields.Float(required=True, metadata={"description": "mu - 3 sigma after the game."})
+    mu = fields.Float(required=True)
+    uncertainty = fields.Float(required=True, metadata={"description": "sigma after the game."})
+    at = fields.String(required=True, metadata={"description": "When the game ended (UTC)."})
+
+
+class RatingHistory(Schema):
+    id = fields.String(required=True, metadata={"description": "The player's id."})
+    family = enum_of(FAMILIES, required=True)
+    points = fields.List(fields.Nested(RatingPoint), required=True, metadata={"description": "Oldest first."})
+    next = fields.Integer(allow_none=True, required=True,
+                          metadata={"description": "Send as `after` for the next page; null: none."})

@@ -3,8 +3,8 @@
 Both read the configured store (PITCH_DATABASE_URL, or the embedded SQLite file). ``run``
 keeps ratings, statistics and export lines caught up with the feed (with a broker, the
 server's processes leave it to this command; it is safe beside them). ``rebuild`` computes
-every rating again from the whole log and compares it with the stored ones: exit status 0
-when they are equal, 1 with the differences listed.
+every rating and its history again from the whole log and compares them with the stored
+ones: exit status 0 when they are equal, 1 with the differences listed.
 """
 
 from __future__ import annotations
@@ -63,17 +63,28 @@ def rebuild() -> None:
     """Compute every rating again from the log and compare it with the ratings served."""
     from service.bootstrap import Services
     from service.players.projection import rebuild as compute
+    from service.ports.players import RatingRecorded
 
     with _services() as built:
         assert isinstance(built, Services) and built.projection is not None
         projection = built.projection
-        computed = compute(projection.feed, projection.log)
+        history: list[RatingRecorded] = []
+        computed = compute(projection.feed, projection.log, history=history)
         served = projection.log.all_ratings()
+        served_history = sorted(projection.log.all_rating_history(), key=lambda p: (p.player_id, p.family, p.games))
     differ = sorted(key for key in set(computed) | set(served) if computed.get(key) != served.get(key))
     click.echo(f"{len(computed)} ratings computed from the log, {len(served)} served")
     for player, family in differ[:50]:
         click.echo(f"  {player} {family}: computed {computed.get((player, family))}, served {served.get((player, family))}")
-    if differ:
-        click.echo(f"{len(differ)} differ (the projection may be behind the log: pitch ratings run --once)")
+    computed_points = sorted(history, key=lambda p: (p.player_id, p.family, p.games))
+    histories_differ = computed_points != served_history
+    click.echo(f"{len(computed_points)} points of rating history computed from the log, {len(served_history)} served")
+    if histories_differ:
+        computed_set, served_set = set(computed_points), set(served_history)
+        shown = [p for p in computed_points if p not in served_set] + [p for p in served_history if p not in computed_set]
+        for point in shown[:20]:
+            click.echo(f"  history differs: {point}")
+    if differ or histories_differ:
+        click.echo(f"{len(differ)} ratings differ (the projection may be behind the log: pitch ratings run --once)")
         sys.exit(1)
-    click.echo("every rating served equals the one computed from the log")
+    click.echo("every rating served equals the one computed from the log, and so does every rating's history")

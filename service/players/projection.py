@@ -14,8 +14,8 @@ It stores all of a batch as rows of one change (``Writer.record``), with the new
   the batch again from the stored position: nothing skipped, nothing doubled;
 - a lease (``ProjectionLeased``) keeps a second process from doing the same work meanwhile.
 
-``rebuild`` computes every rating from the log in memory, by the same functions in the same
-order, so it equals what the projection stored (``pitch ratings rebuild`` compares them).
+``rebuild`` computes every rating (and its history) from the log in memory, by the same functions
+in the same order, so it equals what the projection stored (``pitch ratings rebuild`` compares them).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from domain.codec import decode
 from service.games.writer import Writer
 from service.ports.events import EventLog, StoredEvent
 from service.ports.players import (
-    GameCounted, PlayerLog, PlayerRow, ProjectionAdvanced, ProjectionLeased, ProjectionMovedError, Rating, RatingSet,
+    GameCounted, PlayerLog, PlayerRow, ProjectionAdvanced, ProjectionLeased, ProjectionMovedError, Rating, RatingRecorded,
+    RatingSet,
 )
 from service.players.export import export_line
 from service.players.ratings import START, FinishedGame, finished_game, rate, statistics
@@ -108,7 +109,8 @@ def finished_games(events: list[StoredEvent], log: PlayerLog, feed: EventLog) ->
 def counted_rows(
     game: FinishedGame, position: int, book: dict[tuple[str, str], Rating], stored: Callable[[str, str], Rating],
 ) -> list[PlayerRow]:
-    """Return the rows of one finished game: its count and line, its statistics, its players' new ratings.
+    """Return the rows of one finished game: its count and line, its statistics, its players' new ratings and
+    their points of history (stamped with the game's end, so a rebuild stamps them the same).
 
     ``book`` holds the ratings changed earlier in the batch (and is updated); ``stored`` gives the others.
     """
@@ -122,11 +124,18 @@ def counted_rows(
         for player_id, rating in sorted(rate(game, current).items()):
             book[(player_id, family)] = rating
             rows.append(RatingSet(player_id, family, rating.mu, rating.sigma, rating.games))
+            rows.append(RatingRecorded(player_id, family, rating.games, position, game.found.game_id, rating.mu,
+                                       rating.sigma, game.found.finished_at or game.found.created_at))
     return rows
 
 
-def rebuild(feed: EventLog, log: PlayerLog, batch: int = 2_000) -> dict[tuple[str, str], Rating]:
-    """Return every rating computed again from the whole log, in memory, as the projection computes them."""
+def rebuild(
+    feed: EventLog, log: PlayerLog, batch: int = 2_000, history: list[RatingRecorded] | None = None,
+) -> dict[tuple[str, str], Rating]:
+    """Return every rating computed again from the whole log, in memory, as the projection computes them.
+
+    ``history``, if given, receives every point of the ratings' history, in the order they were set.
+    """
     book: dict[tuple[str, str], Rating] = {}
     after = 0
     while True:
@@ -134,7 +143,9 @@ def rebuild(feed: EventLog, log: PlayerLog, batch: int = 2_000) -> dict[tuple[st
         if not events:
             return book
         for game, position in finished_games(events, log, feed):
-            counted_rows(game, position, book, lambda player_id, family: START)
+            rows = counted_rows(game, position, book, lambda player_id, family: START)
+            if history is not None:
+                history += [row for row in rows if isinstance(row, RatingRecorded)]
         after = events[-1].position
 
 

@@ -132,6 +132,17 @@ class PlayerService:
         return {"id": player.id, "name": player.name, "created_at": player.created_at, "ratings": ratings,
                 "statistics": shown}
 
+    def rating_history(self, player_id: str, family: str, after: int, limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        """Return a page of a player's rating in ``family`` after each rated game, oldest first, and the next page's start."""
+        if family not in FAMILIES:
+            raise PlayerNotFoundError(f"there are no ratings {family[:40]!r}: the families are {', '.join(FAMILIES)}")
+        self.player(player_id)
+        found = self.log.rating_history(player_id, family, after, limit + 1)
+        page = found[:limit]
+        points = [{"games": p.games, "game_id": p.game_id, "rating": p.mu - 3 * p.sigma, "mu": p.mu,
+                   "uncertainty": p.sigma, "at": p.at} for p in page]
+        return points, (page[-1].games if len(found) > limit else None)
+
     def leaderboard(self, family: str, after: str | None, limit: int) -> tuple[list[dict[str, Any]], str | None]:
         """Return a page of a family's players by rating, highest first, and the cursor of the next page.
 

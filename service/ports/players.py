@@ -76,6 +76,20 @@ class RatingSet:
 
 
 @dataclass(frozen=True, slots=True)
+class RatingRecorded:
+    """A point of a player's rating history in a family: the rating after its ``games``-th rated game."""
+
+    player_id: str
+    family: str
+    games: int
+    position: int
+    game_id: str
+    mu: float
+    sigma: float
+    at: str
+
+
+@dataclass(frozen=True, slots=True)
 class StatisticsAdded:
     """What one finished game adds to a player's statistics in a family (each a sum over its hands)."""
 
@@ -120,8 +134,8 @@ class ProjectionLeased:
 
 
 PlayerRow = (
-    NewPlayer | PlayerToken | PlayerSeat | GameIndexed | GameStatusChanged | RatingSet | StatisticsAdded | GameCounted
-    | ProjectionAdvanced | ProjectionLeased
+    NewPlayer | PlayerToken | PlayerSeat | GameIndexed | GameStatusChanged | RatingSet | RatingRecorded | StatisticsAdded
+    | GameCounted | ProjectionAdvanced | ProjectionLeased
 )
 
 
@@ -222,6 +236,14 @@ class PlayerLog(Protocol):
 
     def player_ratings(self, player_id: str) -> dict[str, Rating]:
         """Return a player's ratings by family."""
+        ...
+
+    def rating_history(self, player_id: str, family: str, after: int, limit: int) -> list[RatingRecorded]:
+        """Return a page of a player's rating history in ``family``, oldest first, after its ``after``-th rated game."""
+        ...
+
+    def all_rating_history(self) -> list[RatingRecorded]:
+        """Return every stored point of every rating history, by player, family and game."""
         ...
 
     def player_statistics(self, player_id: str) -> dict[str, dict[str, int]]:

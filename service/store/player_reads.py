@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from service.ports.players import GameFound, GameQuery, Player, Rating, SeatReview
+from service.ports.players import GameFound, GameQuery, Player, Rating, RatingRecorded, SeatReview
 from service.store.schema import (
     STATISTICS, game_index_table, player_statistics_table, players_table, projections_table,
-    ratings_table,
+    rating_history_table, ratings_table,
 )
 
 if TYPE_CHECKING:
@@ -126,6 +126,21 @@ class PlayerReads(_Recorder):
             rows = conn.execute(_REVIEWS, {"player": player_id}).all()
         return [SeatReview(row.family, int(row.seat), json.loads(row.result)) for row in rows]
 
+    def rating_history(self, player_id: str, family: str, after: int, limit: int) -> list[RatingRecorded]:
+        """Return a page of a player's rating history in ``family``, oldest first, after its ``after``-th rated game."""
+        c = rating_history_table.c
+        query = (sa.select(rating_history_table).where(c.player_id == player_id, c.family == family, c.games > after)
+                 .order_by(c.games).limit(limit))
+        with self._transaction(read_only=True) as conn:
+            return [_recorded(r._mapping) for r in conn.execute(query)]
+
+    def all_rating_history(self) -> list[RatingRecorded]:
+        """Return every stored point of every rating history, by player, family and game."""
+        c = rating_history_table.c
+        with self._transaction(read_only=True) as conn:
+            rows = conn.execute(sa.select(rating_history_table).order_by(c.player_id, c.family, c.games))
+            return [_recorded(r._mapping) for r in rows]
+
     def leaderboard(self, family: str, after: tuple[float, str] | None, limit: int) -> list[tuple[Player, Rating]]:
         """Return a page of a family's rated players, highest rating first, after (rating, player id)."""
         r, p = ratings_table.c, players_table.c
@@ -219,6 +234,13 @@ def players_of(conn: Connection, game_ids: list[str]) -> dict[str, dict[int, Pla
     for row in rows:
         found[row.game_id][row.seat] = Player(row.id, row.name, row.created_at)
     return found
+
+
+def _recorded(row: Any) -> RatingRecorded:
+    return RatingRecorded(
+        player_id=row["player_id"], family=row["family"], games=int(row["games"]), position=int(row["position"]),
+        game_id=row["game_id"], mu=float(row["mu"]), sigma=float(row["sigma"]), at=row["at"],
+    )
 
 
 def _found(row: Any, players: dict[int, Player]) -> GameFound:

@@ -18,7 +18,7 @@ from sqlalchemy import Connection
 
 from service.ports.players import (
     FINISHED, GameCounted, GameIndexed, GameStatusChanged, NewPlayer, PlayerRow, PlayerSeat, PlayerToken,
-    ProjectionAdvanced, ProjectionLeased, ProjectionMovedError, RatingSet, StatisticsAdded,
+    ProjectionAdvanced, ProjectionLeased, ProjectionMovedError, RatingRecorded, RatingSet, StatisticsAdded,
 )
 from service.store.schema import STATISTICS, game_index_table, players_table
 
@@ -48,6 +48,12 @@ UPSERT_STATISTICS = sa.text(
     " ON CONFLICT (player_id, family) DO UPDATE SET "
     + ", ".join(f"{name} = player_statistics.{name} + excluded.{name}" for name in STATISTICS)
 )
+RECORD_RATING = sa.text(
+    "INSERT INTO rating_history (player_id, family, games, position, game_id, mu, sigma, rating, at)"
+    " VALUES (:player_id, :family, :games, :position, :game_id, :mu, :sigma, :rating, :at)"
+    " ON CONFLICT (player_id, family, games) DO UPDATE SET position = excluded.position, game_id = excluded.game_id,"
+    " mu = excluded.mu, sigma = excluded.sigma, rating = excluded.rating, at = excluded.at"
+)
 INSERT_COUNTED = sa.text("INSERT INTO counted_games (game_id, position, line) VALUES (:game_id, :position, :line)")
 ADVANCE = sa.text("UPDATE projections SET position = :to WHERE name = :name AND position = :after")
 LEASE = sa.text(
@@ -57,7 +63,8 @@ LEASE = sa.text(
 
 
 def write_projection_rows(conn: Connection, rows: Sequence[PlayerRow]) -> None:
-    """Write a projection's batch: first its new position, then its lease, the games counted, ratings and statistics.
+    """Write a projection's batch: first its new position, then its lease, the games counted, ratings (and their
+    history) and statistics.
 
     The position moves only from where the batch began (compare-and-set, the batch's first
     statement: on PostgreSQL a rival's update of the row waits for this transaction, then
@@ -83,6 +90,9 @@ def write_projection_rows(conn: Connection, rows: Sequence[PlayerRow]) -> None:
                 "player_id": row.player_id, "family": row.family, "mu": row.mu, "sigma": row.sigma,
                 "rating": row.mu - 3 * row.sigma, "games": row.games,
             })
+    history = [{**asdict(r), "rating": r.mu - 3 * r.sigma} for r in rows if isinstance(r, RatingRecorded)]
+    if history:  # a point per (player, family, n-th rated game): a projection run again writes the same point over it
+        conn.execute(RECORD_RATING, history)
     added = [asdict(r) for r in rows if isinstance(r, StatisticsAdded)]
     if added:
         conn.execute(UPSERT_STATISTICS, added)

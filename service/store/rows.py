@@ -24,7 +24,7 @@ from sqlalchemy import Connection
 from service.ports.events import CreationKey, Row, SeatRecord
 from service.ports.players import (
     GameCounted, GameIndexed, GameStatusChanged, NewPlayer, PlayerSeat, PlayerToken, ProjectionAdvanced, ProjectionLeased,
-    RatingSet, StatisticsAdded,
+    RatingRecorded, RatingSet, StatisticsAdded,
 )
 from service.ports.tables import Invite, Listing, ListingChange
 from service.store.listings import change_listing, insert_listing
@@ -33,8 +33,8 @@ from service.store.schema import idempotency_keys_table, invites_table, seats_ta
 
 
 _PLAYER_ROWS = (
-    NewPlayer, PlayerToken, PlayerSeat, GameIndexed, GameStatusChanged, RatingSet, StatisticsAdded, GameCounted,
-    ProjectionAdvanced, ProjectionLeased,
+    NewPlayer, PlayerToken, PlayerSeat, GameIndexed, GameStatusChanged, RatingSet, RatingRecorded, StatisticsAdded,
+    GameCounted, ProjectionAdvanced, ProjectionLeased,
 )
 
 

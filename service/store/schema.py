@@ -196,6 +196,21 @@ ratings_table = sa.Table(
     sa.Index("ix_ratings_family_rating", "family", "rating", "player_id"),
 )
 
+# Rating history (migration 0010): a player's rating after each rated game, written with the rating.
+rating_history_table = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("player_id", sa.Text(), primary_key=True),
+    sa.Column("family", sa.Text(), primary_key=True),
+    sa.Column("games", sa.Integer(), primary_key=True),
+    sa.Column("position", sa.BigInteger(), nullable=False),
+    sa.Column("game_id", sa.Text(), nullable=False),
+    sa.Column("mu", sa.Float(), nullable=False),
+    sa.Column("sigma", sa.Float(), nullable=False),
+    sa.Column("rating", sa.Float(), nullable=False),
+    sa.Column("at", sa.Text(), nullable=False),
+)
+
 player_statistics_table = sa.Table(
     "player_statistics",
     metadata,

@@ -126,24 +126,40 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def browser_context(tmp_path_factory: pytest.TempPathFactory, server: str) -> Iterator[Any]:
+def playwright_driver() -> Iterator[Any]:
+    """Playwright's driver, one for the session (its sync API runs once per thread)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="session")
+def browser_context(tmp_path_factory: pytest.TempPathFactory, server: str, playwright_driver: Any) -> Iterator[Any]:
     """One headless Chromium (the system's) with a fresh profile, for the session.
 
     It asks for the server so that the server outlives it: the browser's tabs are closed
     before the server stops.
     """
-    from playwright.sync_api import sync_playwright
-
     profile = tempfile.mkdtemp(prefix="pitch-chromium-", dir=tmp_path_factory.getbasetemp())
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=_chromium(), headless=True, args=CHROMIUM_FLAGS, viewport=DESKTOP,
-        )
-        context.set_default_timeout(30_000)
-        try:
-            yield context
-        finally:
-            context.close()
+    context = playwright_driver.chromium.launch_persistent_context(
+        profile, executable_path=_chromium(), headless=True, args=CHROMIUM_FLAGS, viewport=DESKTOP,
+    )
+    context.set_default_timeout(30_000)
+    try:
+        yield context
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="session")
+def browser(server: str, playwright_driver: Any) -> Iterator[Any]:
+    """A second headless Chromium (the system's) whose contexts share nothing: one per person of a test."""
+    launched = playwright_driver.chromium.launch(executable_path=_chromium(), headless=True, args=CHROMIUM_FLAGS)
+    try:
+        yield launched
+    finally:
+        launched.close()
 
 
 @pytest.fixture

@@ -78,7 +78,7 @@ def _play(url: str) -> dict[str, int]:
 
 
 def _result(url: str) -> dict[str, Any]:
-    """What the projection stored: counted games with their lines, ratings, statistics, its position."""
+    """What the projection stored: counted games with their lines, ratings and their history, statistics, its position."""
     engine = sa.create_engine(url, poolclass=sa.NullPool)
     try:
         with engine.connect() as conn:
@@ -89,6 +89,7 @@ def _result(url: str) -> dict[str, Any]:
                 "counted": rows("SELECT game_id, line FROM counted_games"),
                 "ratings": rows("SELECT player_id, family, mu, sigma, games FROM ratings"),
                 "statistics": rows("SELECT * FROM player_statistics"),
+                "history": rows("SELECT player_id, family, games, game_id, mu, sigma FROM rating_history"),
                 "position": conn.execute(sa.text("SELECT position FROM projections WHERE name = :n"),
                                          {"n": NAME}).scalar_one_or_none(),
             }
@@ -100,7 +101,7 @@ def _reset(url: str) -> None:
     """Put the projection back at its start, as if it had never run."""
     engine = sa.create_engine(url, poolclass=sa.NullPool)
     with engine.begin() as conn:
-        for table in ("counted_games", "ratings", "player_statistics"):
+        for table in ("counted_games", "ratings", "player_statistics", "rating_history"):
             conn.execute(sa.text(f"DELETE FROM {table}"))
         conn.execute(sa.text("UPDATE projections SET position = 0, lease_holder = NULL, lease_expires_at = NULL"))
     engine.dispose()

@@ -21,9 +21,9 @@ from tests.factories import start_game
 
 STORE_TABLES = {
     "events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings", "players",
-    "player_tokens", "game_players", "game_index", "projections", "ratings", "player_statistics", "counted_games",
+    "player_tokens", "game_players", "game_index", "projections", "ratings", "player_statistics", "counted_games", "rating_history",
 }
-HEAD = "0009"
+HEAD = "0010"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -158,3 +158,21 @@ def test_sqlite_events_keep_their_positions_and_triggers_without_autoincrement(t
     finally:
         engine.dispose()
     assert "AUTOINCREMENT" not in table
+
+
+def test_the_rating_history_upgrade_sets_the_players_projection_back_to_count_every_game_again(empty_url: str) -> None:
+    """0009 to 0010: games counted before the history have no points, so the projection counts them again."""
+    upgrade(empty_url, "0009")
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE projections SET position = 42, lease_holder = 'old' WHERE name = 'players'"))
+            conn.execute(sa.text("INSERT INTO ratings VALUES ('p', 'partnership', 26.0, 7.0, 5.0, 1)"))
+            conn.execute(sa.text("INSERT INTO counted_games VALUES ('g', 41, '{}')"))
+        upgrade(empty_url)
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT position, lease_holder FROM projections")).one() == (0, None)
+            for table in ("ratings", "counted_games", "player_statistics", "rating_history"):
+                assert conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar_one() == 0
+    finally:
+        engine.dispose()

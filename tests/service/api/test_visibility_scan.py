@@ -104,6 +104,7 @@ BY_THEIR_TESTS: dict[Operation, str] = {
     ("get", "/v1/players/{player_id}"): "a name, ratings and statistics",
     ("get", "/v1/players/{player_id}/games"): "the player's games as the search lists them, no card",
     ("get", "/v1/leaderboards/{family}"): "players' names and ratings",
+    ("get", "/v1/players/{player_id}/ratings/{family}"): "a player's ratings after each rated game, no card",
 }
 
 

@@ -48,7 +48,7 @@ def services(stored: tuple[Services, Any]) -> Services:
     """The module's store, its projection back at the start (as if never run)."""
     built = stored[0]
     with built.engine.begin() as conn:
-        for table in ("counted_games", "ratings", "player_statistics"):
+        for table in ("counted_games", "ratings", "player_statistics", "rating_history"):
             conn.execute(sa.text(f"DELETE FROM {table}"))
         conn.execute(sa.text("UPDATE projections SET position = 0, lease_holder = NULL, lease_expires_at = NULL"))
     return built
@@ -72,6 +72,20 @@ def _store(services: Services) -> dict[str, Any]:
 
 def _projection(services: Services, **kwargs: Any) -> PlayersProjection:
     return PlayersProjection(services.games.writer, services.games.store, services.games.store, **kwargs)  # type: ignore[arg-type]
+
+
+def _history(services: Services) -> list[Any]:
+    """Every stored point of the ratings' history, by player, family and game; with the rebuild's, sorted the same."""
+    log = services.games.store
+    computed: list[Any] = []
+    rebuild(log, log, history=computed)  # type: ignore[arg-type]
+    stored = log.all_rating_history()  # type: ignore[attr-defined]
+    assert sorted(computed, key=_point) == sorted(stored, key=_point)
+    return sorted(stored, key=_point)
+
+
+def _point(point: Any) -> tuple[str, str, int]:
+    return point.player_id, point.family, point.games
 
 
 def _counts(services: Services) -> tuple[int, dict[tuple[str, str], int], int]:
@@ -101,6 +115,15 @@ def test_rated_games_count_once_in_their_players_ratings_and_rebuild_equals_them
     assert stats["hands"] > 0 and stats["bids_made"] + stats["bids_set"] <= stats["hands"]
     leaders, _ = services.players.leaderboard("partnership", None, 10)  # type: ignore[union-attr]
     assert {row["id"] for row in leaders} == {ada, bob, cy}
+    history = _history(services)  # one point per rating set, the last of each equal to the rating served
+    assert len(history) == sum(games.values())
+    for (player, family), count in games.items():
+        points = [p for p in history if (p.player_id, p.family) == (player, family)]
+        assert [p.games for p in points] == list(range(1, count + 1))
+        served = log.all_ratings()[(player, family)]  # type: ignore[attr-defined]
+        assert (points[-1].mu, points[-1].sigma) == (served.mu, served.sigma)
+        assert [p.position for p in points] == sorted(p.position for p in points) and all(p.at for p in points)
+    assert {p.game_id for p in history} == {stored[1]["games"][name] for name in ("rated", "rated-again", "cut-throat")}
     assert [row["rating"] for row in leaders] == sorted((row["rating"] for row in leaders), reverse=True)
 
 
@@ -117,10 +140,10 @@ def test_a_batch_that_fails_midway_stores_nothing_and_the_next_run_counts_each_g
     with pytest.raises(KeyboardInterrupt):
         _projection(services).run_until_caught_up(batch=400)
     monkeypatch.setattr(player_rows, "write_projection_rows", original)
-    assert _counts(services) == (0, {}, 0)
+    assert _counts(services) == (0, {}, 0) and services.games.store.all_rating_history() == []  # type: ignore[attr-defined]
     _projection(services).run_until_caught_up(batch=400)
     counted, games, _ = _counts(services)
-    assert counted == 4 and sum(games.values()) == 7
+    assert counted == 4 and sum(games.values()) == 7 and len(_history(services)) == 7
     log = services.games.store
     assert rebuild(log, log) == log.all_ratings()  # type: ignore[attr-defined]
 
@@ -143,7 +166,7 @@ def test_two_projections_at_once_count_each_game_once(services: Services) -> Non
     for thread in threads:
         thread.join(timeout=300)
     counted, games, _ = _counts(services)
-    assert counted == 4 and sum(games.values()) == 7
+    assert counted == 4 and sum(games.values()) == 7 and len(_history(services)) == 7
     log = services.games.store
     assert rebuild(log, log) == log.all_ratings()  # type: ignore[attr-defined]
 
@@ -158,7 +181,14 @@ def test_pitch_ratings_rebuild_says_the_served_ratings_equal_the_logs(services: 
     assert runner.invoke(main, ["ratings", "run", "--once"], env=env).exit_code == 0
     result = runner.invoke(main, ["ratings", "rebuild"], env=env)
     assert result.exit_code == 0, result.output
-    assert "every rating served equals the one computed from the log" in result.output
+    assert "every rating served equals the one computed from the log, and so does every rating's history" in result.output
+    with services.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE rating_history SET at = at || 'x' WHERE games = 1 AND family = 'cut-throat'"))
+    differs = runner.invoke(main, ["ratings", "rebuild"], env=env)
+    assert differs.exit_code == 1 and "history differs" in differs.output
+    with services.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE rating_history SET at = substr(at, 1, length(at) - 1) WHERE at LIKE '%x'"))
+    assert runner.invoke(main, ["ratings", "rebuild"], env=env).exit_code == 0
     with services.engine.begin() as conn:
         conn.execute(sa.text("UPDATE ratings SET mu = mu + 1 WHERE family = 'cut-throat'"))
     assert runner.invoke(main, ["ratings", "rebuild"], env=env).exit_code == 1

@@ -1,12 +1,15 @@
 // The page's routes, kept in the address's fragment so a link can be shared and the server
 // serves one document: #/ (start or find a game), #/game/ID (play a seat held here, or
 // ?seat=N, or ?token=T from a seat link), #/watch/ID (a spectator), #/game/ID/hand/N (replay),
-// #/join/ID/SEAT (take an open seat, ?invite=I from an invite link), #/audit and #/audit/ID.
+// #/join/ID/SEAT (take an open seat, ?invite=I from an invite link), #/audit and #/audit/ID,
+// #/player/ID (a player's page) and #/leaderboard/FAMILY. The header names the player this
+// browser plays as, once it has one, with a link to its page.
 
 import {explain} from "./api.js";
 import {setBaseTitle} from "./attention.js";
 import {clearNotice, fill, h} from "./dom.js";
 import {applySettings, openSettings} from "./settings.js";
+import {me} from "./store.js";
 
 let current = null;
 
@@ -37,6 +40,12 @@ async function route() {
     } else if (parts[0] === "watch" && parts[1]) {
       const {openGame} = await import("./game.js");
       current = await openGame(root, parts[1], {watch: true});
+    } else if (parts[0] === "player" && parts[1]) {
+      const {openPlayer} = await import("./player.js");
+      current = await openPlayer(root, parts[1]);
+    } else if (parts[0] === "leaderboard") {
+      const {openLeaderboard} = await import("./leaderboard.js");
+      current = await openLeaderboard(root, parts[1] || "partnership");
     } else if (parts[0] === "audit") {
       const {openAudit} = await import("./audit.js");
       current = await openAudit(root, parts[1] || null);
@@ -56,7 +65,27 @@ async function route() {
   if (heading && !(current && current.titled)) setBaseTitle(`${heading.textContent} · Pitch`);
 }
 
+/** Put the leaderboards and the player this browser plays as in the header's navigation. */
+function drawIdentity() {
+  const nav = document.querySelector(".site-head nav");
+  if (!nav) return;
+  if (!document.getElementById("nav-leaderboard")) {
+    const board = h("a", {id: "nav-leaderboard", href: "#/leaderboard/partnership"}, "Leaderboards");
+    nav.insertBefore(board, nav.children[1] || null);
+  }
+  const player = me();
+  const old = document.getElementById("nav-me");
+  if (old) old.remove();
+  if (player) {
+    nav.append(h("a", {id: "nav-me", class: "nav-me", href: `#/player/${encodeURIComponent(player.id)}`},
+      h("span", {class: "nav-me-dot", "aria-hidden": "true"}, player.name.slice(0, 1).toUpperCase()),
+      h("span", {class: "sr-only"}, "Your page: "), player.name));
+  }
+}
+
 applySettings();
+drawIdentity();
+window.addEventListener("pitch-player", drawIdentity);
 document.getElementById("settings-open").addEventListener("click", () => openSettings());
 window.addEventListener("hashchange", route);
 route();

@@ -6,12 +6,15 @@
 // in this browser (store.js), then the table opens, its invite links in the share panel.
 // The creation is sent with an Idempotency-Key, one per request: sent again when the service
 // is busy or does not answer, or submitted again unchanged, it answers the game the first
-// one created (the same tokens), never a second game.
+// one created (the same tokens), never a second game. With a player kept in this browser
+// (player.js), the first seat played here is that player's (`"player": "me"`, the player's
+// token sent), and the game may be rated: every person's seat must then be a player's.
 
 import {api, explain, isTransient, newKey, rulesCatalogue} from "./api.js";
 import {fill, h, notify, sleep} from "./dom.js";
 import {choiceWords, groupOptions, optionWords} from "./options.js";
-import {rememberSeats} from "./store.js";
+import {playerRefused} from "./player.js";
+import {me, rememberSeats} from "./store.js";
 import {citations, howItPlays, sourceWords} from "./variants.js";
 
 const DEFAULT_LEVEL = 3;
@@ -46,7 +49,18 @@ function tableOptions(state) {
       h("label", {for: "table-stand-in"}, " then a computer of level "),
       h("select", {id: "table-stand-in", onchange: (e) => { state.standIn = Number(e.target.value); }},
         [1, 2, 3, 4, 5, 6].map((l) => h("option", {value: String(l), selected: l === DEFAULT_LEVEL}, String(l)))),
-      h("span", {class: "muted"}, " acts for a person who has not.")));
+      h("span", {class: "muted"}, " acts for a person who has not.")),
+    ratedToggle(state));
+}
+
+function ratedToggle(state) {
+  const player = me();
+  return h("div", {class: "rated-option"},
+    h("label", {class: "check-toggle"}, h("input", {type: "checkbox", id: "table-rated", disabled: !player,
+      "aria-describedby": "table-rated-help", onchange: (e) => { state.rated = e.target.checked; }}), " Rated: the result counts in the players' ratings"),
+    h("p", {class: "muted", id: "table-rated-help"}, player
+      ? "Every person at a rated table plays under a name: seat the others as invited players (they give a name when they join) or computers."
+      : "Give your name first (at the top of the page) to play rated games."));
 }
 
 /** Return the new-game form. */
@@ -152,12 +166,16 @@ export async function renderNewGame() {
     fill(problem);
     const button = e.submitter || e.target.querySelector("button[type=submit]");
     button.disabled = true;
+    const player = me();
+    const first = state.seats.findIndex((s) => s.kind === "human");
     const body = {
       rules: {preset: state.preset.name, options: state.overrides},
-      seats: state.seats.map((s) => (s.kind === "ai" ? {kind: "ai", level: s.level}
-        : s.kind === "open" ? {kind: "open", invite_only: Boolean(s.inviteOnly)} : {kind: "human"})),
+      seats: state.seats.map((s, i) => (s.kind === "ai" ? {kind: "ai", level: s.level}
+        : s.kind === "open" ? {kind: "open", invite_only: Boolean(s.inviteOnly)}
+          : player && i === first ? {kind: "human", player: "me"} : {kind: "human"})),
     };
     if (state.listed) body.listed = true;
+    if (state.rated && player) body.rated = true;
     if (state.clock) body.clock = {seconds: state.clock, stand_in: {kind: "ai", level: state.standIn}};
     if (seedInput.value.trim()) body.seed = seedInput.value.trim();
     const sent = JSON.stringify(body);
@@ -167,7 +185,7 @@ export async function renderNewGame() {
       let created;
       for (let attempt = 1; ; attempt += 1) {
         try {
-          created = await api("POST", "/v1/games", {body, key});
+          created = await api("POST", "/v1/games", {body, key, token: player ? player.token : null});
           break;
         } catch (error) {
           // Busy or unreachable: the same request again under the same key creates the game once at most.
@@ -185,7 +203,7 @@ export async function renderNewGame() {
       rememberSeats(created.id, held, {preset: created.preset, title: state.preset.title, invites});
       location.hash = Object.keys(held).length ? `#/game/${created.id}` : `#/watch/${created.id}`;
     } catch (error) {
-      fill(problem, h("p", {}, explain(error, "creating the game")));
+      fill(problem, playerRefused(error, player) || h("p", {}, explain(error, "creating the game")));
       for (const name of (error.problem && error.problem.options) || []) {
         const row = optionsBox.querySelector(`[data-option="${name}"]`);
         if (row) row.classList.add("option-bad");

@@ -1,7 +1,8 @@
 // The seat tokens this browser holds, kept in localStorage by game: the tokens a game's
 // creation returned (one per human seat), any seat link opened here, and the invites of the
 // open seats of the games created here. A token (or an invite) is shown by the API only
-// once, so this is where a person's seats live between visits.
+// once, so this is where a person's seats live between visits. Beside them, the player this
+// browser plays as (docs/players.md): its id, name and token, made on the first visit.
 
 const KEY = "pitch.games";
 
@@ -75,4 +76,36 @@ export function setPreference(name, value) {
   } catch {
     // as above
   }
+}
+
+const PLAYER = "pitch.player";
+
+/** Return the player this browser plays as ({id, name, token}), or null before a name was given. */
+export function me() {
+  try {
+    const found = JSON.parse(localStorage.getItem(PLAYER) || "null");
+    return found && found.id && found.token ? found : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keep the player made on a first visit: its token, like a seat's, is shown by the API only once. */
+export function rememberMe(player) {
+  try {
+    localStorage.setItem(PLAYER, JSON.stringify({id: player.id, name: player.name, token: player.token}));
+  } catch {
+    // A browser that refuses storage plays under the name for as long as the page.
+  }
+  window.dispatchEvent(new CustomEvent("pitch-player", {detail: player}));
+}
+
+/** Forget the player this browser plays as (its token is no longer accepted): the name is asked again. */
+export function forgetMe() {
+  try {
+    localStorage.removeItem(PLAYER);
+  } catch {
+    // as above
+  }
+  window.dispatchEvent(new CustomEvent("pitch-player", {detail: null}));
 }

@@ -2,11 +2,15 @@
 // the turn clock counting down to the seat's deadline, leaving, taking a seat back from its
 // stand-in, a rematch; the front page's list of open tables; and the page that takes a seat
 // from an invite link (#/join/ID/SEAT?invite=...) or from the list (#/join/ID/SEAT).
-// Everything comes from the view's `table` (GET /v1/games/{id}) and the tables' routes.
+// Everything comes from the view's `table` (GET /v1/games/{id}) and the tables' routes; which
+// waiting games are rated, from the search (GET /v1/games?status=waiting&rated=true). A seat is
+// claimed with the token of the player this browser plays as (asked for a name first if none),
+// so the table shows the player's name and a rated game counts for them.
 
 import {api, explain, rulesCatalogue} from "./api.js";
 import {ask, fill, h, notify} from "./dom.js";
-import {invitesOf, rememberSeats, seatsOf} from "./store.js";
+import {makePlayer, playerRefused, whoLine} from "./player.js";
+import {invitesOf, me, rememberSeats, seatsOf} from "./store.js";
 
 /** Return the address of the page that takes `seat` of a game (with its invite, when given). */
 export function joinLink(gameId, seat, invite = null) {
@@ -129,14 +133,25 @@ export async function presetTitle(name) {
   }
 }
 
+/** Return the ids of the rated games waiting for players (the search's first pages; an empty set if it fails). */
+async function ratedWaiting() {
+  try {
+    const found = await api("GET", "/v1/games?status=waiting&rated=true&limit=100");
+    return new Set(found.games.map((g) => g.id));
+  } catch {
+    return new Set();
+  }
+}
+
 /** Return the front page's list of open tables (GET /v1/tables), each seat a link to take it. */
 export async function renderOpenTables() {
   const list = h("ul", {class: "open-tables"});
   const box = h("section", {class: "card-panel", id: "open-tables"}, h("h2", {}, "Open tables"), list);
   try {
-    const page = await api("GET", "/v1/tables?limit=20");
-    fill(list, page.tables.length ? page.tables.map((t) => h("li", {dataset: {game: t.id}},
-      h("strong", {}, t.title), ` · ${t.waiting_for} of ${t.players} seats open `,
+    const [page, rated] = await Promise.all([api("GET", "/v1/tables?limit=20"), ratedWaiting()]);
+    fill(list, page.tables.length ? page.tables.map((t) => h("li", {dataset: {game: t.id, rated: String(rated.has(t.id))}},
+      h("strong", {}, t.title), rated.has(t.id) ? [" ", h("span", {class: "badge badge-rated", title: "The result counts in the players' ratings"}, "Rated")] : null,
+      ` · ${t.waiting_for} of ${t.players} seats open `,
       t.open_seats.length ? t.open_seats.map((s) => h("a", {class: "btn btn-small", href: `#/join/${t.id}/${s}`}, `Take seat ${s}`))
         : h("span", {class: "muted"}, "(by invite only)")))
       : h("li", {class: "muted"}, "No table is waiting for players now. Start one with open seats and list it."));
@@ -154,23 +169,46 @@ export async function openJoin(root, gameId, seat, invite) {
   const held = seatsOf(gameId)[seat];
   const open = view.table && view.table.open_seats.includes(seat);
   const problem = h("div", {class: "form-problem", role: "alert"});
+  const rated = open && (await ratedWaiting()).has(gameId);
+  // A first visit by an invite link: the name is asked here, with the seat (a rated table needs it).
+  const asking = !held && open && !me();
+  const nameInput = asking ? h("input", {id: "join-name", type: "text", maxlength: "40", autocomplete: "nickname",
+    required: rated, "aria-describedby": "join-name-help"}) : null;
   const take = async (e) => {
-    e.currentTarget.disabled = true;
+    const button = e.currentTarget;
+    button.disabled = true;
+    fill(problem);
+    const name = nameInput ? nameInput.value.trim() : "";
+    if (asking && rated && !name) {
+      fill(problem, h("p", {}, "This table is rated: type the name you play under first."));
+      button.disabled = false;
+      nameInput.focus();
+      return;
+    }
     try {
-      const claimed = await api("POST", `${path}/seats/${seat}/claim`, {body: invite ? {invite} : {}});
+      const player = asking && name ? await makePlayer(name) : me();
+      const claimed = await api("POST", `${path}/seats/${seat}/claim`, {body: invite ? {invite} : {}, token: player ? player.token : null});
       rememberSeats(gameId, {[seat]: claimed.token}, {preset: view.preset});
       location.hash = `#/game/${gameId}?seat=${seat}`;
     } catch (error) {
-      fill(problem, h("p", {}, explain(error, "taking the seat")));
+      fill(problem, playerRefused(error, me()) || h("p", {}, explain(error, "taking the seat")));
+      button.disabled = false;
     }
   };
+  const takeButton = h("button", {type: "button", class: "btn btn-primary", id: "take-seat", onclick: take}, `Take seat ${seat}`);
+  const who = asking ? h("div", {class: "join-name"},
+    h("label", {for: "join-name"}, "Your name at the table"), nameInput,
+    h("p", {class: "muted", id: "join-name-help"}, rated ? "This table is rated: its result counts in the players' ratings, so you play under a name. "
+      : "Optional: without one the others see your seat's compass name. ", "This browser keeps it for your next games."))
+    : whoLine();
   fill(root, h("section", {class: "page join"},
     h("h1", {}, `Join the table: seat ${seat}`),
     h("p", {}, `A game of ${await presetTitle(view.preset)} for ${view.seats.length} players. `,
-      open ? `${view.table.open_seats.length} ${view.table.open_seats.length === 1 ? "seat is" : "seats are"} open.` : ""),
+      open ? `${view.table.open_seats.length} ${view.table.open_seats.length === 1 ? "seat is" : "seats are"} open.` : "",
+      rated ? [" ", h("span", {class: "badge badge-rated"}, "Rated")] : null),
+    who,
     held ? h("p", {}, "You hold this seat already. ", h("a", {href: `#/game/${gameId}?seat=${seat}`}, "Open the table"))
-      : open ? h("button", {type: "button", class: "btn btn-primary", id: "take-seat", onclick: take}, `Take seat ${seat}`)
-        : h("p", {class: "problem"}, "This seat is not open any more."),
+      : open ? takeButton : h("p", {class: "problem"}, "This seat is not open any more."),
     problem,
     h("p", {}, h("a", {href: `#/watch/${gameId}`}, "Watch the game"), " · ", h("a", {href: "#/"}, "Back to the start"))));
   return {close() {}};

@@ -150,3 +150,15 @@ export function eventSentence(event, names, sides) {
     default: return `${event.type}.`;
   }
 }
+
+const FAMILIES = {partnership: "Partnership", "cut-throat": "Cut-throat"};
+
+/** Return a rating family's name as a person reads it: partnership (sides of several seats) or cut-throat. */
+export function familyWords(family) {
+  return FAMILIES[family] || family;
+}
+
+/** Return a rating as shown: one decimal, with a minus sign a screen reader says. */
+export function ratingWords(value) {
+  return value === null || value === undefined ? "–" : value.toFixed(1).replace("-", "−");
+}
