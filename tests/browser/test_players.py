@@ -140,8 +140,7 @@ def test_two_players_name_themselves_play_a_rated_table_and_find_it_on_their_pag
     grace.page.wait_for_function("() => document.querySelector(\".seat[data-seat='0'] .seat-title\")?.textContent === 'Ada Lovelace'")
     assert grace.page.inner_text(".seat[data-seat='2'] .seat-title") == "You"
     assert grace.page.inner_text(".seat[data-seat='2'] .seat-kind") == "Grace"
-    # The host's table names its seats as it found them when opened (game.js): opened again, it names Grace.
-    page.reload()
+    # The host's table, open all along, names Grace as soon as she holds her seat.
     page.wait_for_function("() => document.querySelector(\".seat[data-seat='2'] .seat-title\")?.textContent === 'Grace'")
     assert page.inner_text(".seat[data-seat='0'] .seat-kind") == "Ada Lovelace"
     page.screenshot(path=str(screenshots / "players-at-the-table-desktop.png"))

@@ -258,6 +258,11 @@ class GamePage {
 
   render(view, {current, event = null}) {
     this.shown = view;
+    const held = JSON.stringify(view.seats);
+    if (held !== this.held_seats) {  // a seat claimed or left: its player's name shows at once
+      this.held_seats = held;
+      this.names = seatNames(view.seats.length, this.seat, view.seats);
+    }
     const names = this.names;
     const interactive = current && !this.busy && this.token !== null && view.to_act === this.seat && view.legal_actions.length > 0;
     if (!this.choice || this.choice.version !== view.version) this.choice = {version: view.version, pending: null, discards: []};
