@@ -125,6 +125,32 @@ def test_the_ledger_adds_up_the_hand_exactly(preset: str) -> None:
     assert reviewed == HANDS_PER_PRESET
 
 
+@pytest.mark.parametrize(
+    ("preset", "count"), [("team-auction", 6), ("smear-4", 6), ("team-auction-ii", 6), ("trickster-10", 6), ("solo-auction", 2)],
+)
+def test_the_ledger_adds_up_over_whole_hands(preset: str, count: int) -> None:
+    """From the first lead to the last card, every seat's costs add up to the hand's result less its par
+    (four sides: per side, its par, its own play and the others')."""
+    reviewed = 0
+    for hand in scored_hands(preset, count):
+        review = review_hand(hand, random.Random(0), expected=False)
+        ledger = review["ledger"]
+        sides = review["seat_sides"]
+        plays = [a for a in review["actions"] if "open_hand" in a]
+        assert len(plays) == len(_plays(hand)), "every card of the hand is valued"
+        costs = {int(seat): cost for seat, cost in ledger["seats"].items()}
+        if review["sides"] == 2:
+            makers = review["makers"]
+            ours = sum(c for seat, c in costs.items() if sides[seat] == makers)
+            theirs = sum(c for seat, c in costs.items() if sides[seat] != makers)
+            assert ledger["actual"] == ledger["par"] - ours + theirs
+        else:
+            for side in ledger["sides"]:
+                assert side["actual"] == side["par"] + side["play"] + side["others"]
+        reviewed += 1
+    assert reviewed == count
+
+
 def test_the_par_is_the_open_hand_value_at_the_first_play_reviewed() -> None:
     hand = last_plays(next(scored_hands("team-auction", 1)), LAST_PLAYS)
     review = review_hand(hand, random.Random(0), expected=False)
