@@ -12,6 +12,8 @@ import {applySettings, openSettings} from "./settings.js";
 import {me} from "./store.js";
 
 let current = null;
+let routed = 0;  // the latest address routed
+let drawn = 0;  // the latest one whose page has finished opening
 
 function parse(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
@@ -20,41 +22,54 @@ function parse(hash) {
 }
 
 async function route() {
+  const mine = ++routed;
   const root = document.getElementById("app");
   if (current && current.close) current.close();
   current = null;
   clearNotice();
   const {parts, params} = parse(location.hash || "#/");
   window.scrollTo(0, 0);
+  let opened = null;
   try {
     if (parts[0] === "game" && parts[1] && parts[2] === "hand" && parts[3]) {
       const {openReplay} = await import("./replay.js");
-      current = await openReplay(root, parts[1], Number(parts[3]));
+      opened = await openReplay(root, parts[1], Number(parts[3]));
     } else if (parts[0] === "game" && parts[1]) {
       const {openGame} = await import("./game.js");
       const seat = params.has("seat") ? Number(params.get("seat")) : null;
-      current = await openGame(root, parts[1], {seat, token: params.get("token")});
+      opened = await openGame(root, parts[1], {seat, token: params.get("token")});
     } else if (parts[0] === "join" && parts[1] && parts[2]) {
       const {openJoin} = await import("./tables.js");
-      current = await openJoin(root, parts[1], Number(parts[2]), params.get("invite"));
+      opened = await openJoin(root, parts[1], Number(parts[2]), params.get("invite"));
     } else if (parts[0] === "watch" && parts[1]) {
       const {openGame} = await import("./game.js");
-      current = await openGame(root, parts[1], {watch: true});
+      opened = await openGame(root, parts[1], {watch: true});
     } else if (parts[0] === "player" && parts[1]) {
       const {openPlayer} = await import("./player.js");
-      current = await openPlayer(root, parts[1]);
+      opened = await openPlayer(root, parts[1]);
     } else if (parts[0] === "leaderboard") {
       const {openLeaderboard} = await import("./leaderboard.js");
-      current = await openLeaderboard(root, parts[1] || "partnership");
+      opened = await openLeaderboard(root, parts[1] || "partnership");
     } else if (parts[0] === "audit") {
       const {openAudit} = await import("./audit.js");
-      current = await openAudit(root, parts[1] || null);
+      opened = await openAudit(root, parts[1] || null);
     } else {
       const {openHome} = await import("./home.js");
-      current = await openHome(root);
+      opened = await openHome(root);
     }
+    if (mine !== routed) {
+      // The address changed while this page opened (the start page still loading when a game's
+      // link was followed): this page is dropped, and drawn again if the newer one already was.
+      if (opened && opened.close) opened.close();
+      if (drawn === routed) route();
+      return;
+    }
+    current = opened;
+    drawn = mine;
     document.body.dataset.page = parts[0] || "home";
   } catch (error) {
+    if (mine !== routed) return;
+    drawn = mine;
     fill(root, h("section", {class: "page"}, h("h1", {}, "This page could not be shown"),
       h("p", {class: "problem"}, explain(error, "opening the page")),
       h("p", {}, h("a", {href: "#/"}, "Back to the start"))));

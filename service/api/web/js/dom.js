@@ -136,3 +136,23 @@ export function download(name, data) {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+// SVG's namespace, as the HTML parser gives its <svg> (the scripts name no address of the web).
+const SVG_NS = (() => {
+  const parsed = document.createElement("template");
+  parsed.innerHTML = "<svg></svg>";
+  return parsed.content.firstChild.namespaceURI;
+})();
+
+/** Make an SVG element, as h() makes an HTML one: attributes (null, undefined and false left out), then children. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined && value !== false) node.setAttribute(name, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    node.append(typeof child === "string" ? document.createTextNode(child) : child);
+  }
+  return node;
+}

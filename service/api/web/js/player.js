@@ -5,17 +5,11 @@
 // first, a page at a time, each linked to its table and its hands' replays.
 
 import {api, explain} from "./api.js";
-import {fill, h} from "./dom.js";
+import {fill, h, svg} from "./dom.js";
 import {forgetMe, me, rememberMe, seatsOf} from "./store.js";
 import {presetTitle} from "./tables.js";
 import {familyWords, ratingWords} from "./words.js";
 
-// SVG's namespace, as the HTML parser gives its <svg> (the scripts name no address of the web).
-const SVG = (() => {
-  const parsed = document.createElement("template");
-  parsed.innerHTML = "<svg></svg>";
-  return parsed.content.firstChild.namespaceURI;
-})();
 const START = {games: 0, rating: 0}; // a new player: mu 25, sigma 25/3, so mu - 3 sigma = 0
 
 /** Return the link to a player's page. */
@@ -95,15 +89,6 @@ export function nameForm(onDone, {intro = "Other players see it at the table, in
       h("label", {for: "player-name"}, "Your name"), input,
       h("button", {type: "submit", class: "btn btn-primary", id: "player-name-save"}, "Play as this name")),
     problem);
-}
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined) node.append(typeof child === "string" ? document.createTextNode(child) : child);
-  }
-  return node;
 }
 
 function ticks(low, high, count = 4) {

@@ -3,22 +3,11 @@
 // the tricks marked off, the line of zero, and the points of the step the replay shows
 // highlighted. The values are a review's `curve` (docs/reviews.md), read from one side.
 
-const NS = "http://www.w3.org/2000/svg";
+import {svg} from "./dom.js";
+
 const WIDTH = 440;
 const HEIGHT = 170;
 const PAD = {left: 34, right: 12, top: 14, bottom: 28};
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined && value !== false) node.setAttribute(name, String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined) continue;
-    node.append(typeof child === "string" ? document.createTextNode(child) : child);
-  }
-  return node;
-}
 
 /** Return a number with its sign, at most two decimals: "+2", "-0.5", "+0". */
 export function signedNumber(value) {
