@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 from domain.actions import Command
 from domain.analysis import NoLegalAction, position_value
@@ -95,14 +96,21 @@ def _choose(commands: list[Command], rng: random.Random) -> Command:
     return passes[0] if passes and rng.random() < 0.7 else rng.choice(commands)
 
 
-def bench_solver(per_preset: int, largest: int) -> list[Family]:
-    """Solve ``per_preset`` first leads of each preset (``largest`` of the largest hands); return each family's times."""
+def bench_solver(
+    per_preset: int, largest: int, families: tuple[str, ...] | None = None, done: Callable[[Family], None] | None = None,
+) -> list[Family]:
+    """Solve ``per_preset`` first leads of each preset (``largest`` of the largest hands); return each family's times.
+
+    ``families`` (names or their leading words, such as "000") chooses some; ``done`` is told each family as it ends.
+    """
     from domain.presets import get_preset
 
     warm = first_leads(get_preset("team-auction").rules, "warm", 1)[0]
     position_value(warm, value_side(warm))  # compiled (or loaded from the cache) before any is timed
-    families = []
+    found: list[Family] = []
     for family, names in FAMILIES.items():
+        if families is not None and not any(family.startswith(chosen) for chosen in families):
+            continue
         result = Family(family)
         count = largest if len(names) == 1 else per_preset
         for name in names:
@@ -122,5 +130,7 @@ def bench_solver(per_preset: int, largest: int) -> list[Family]:
                 result.times.append(time.process_time() - started)
                 result.cards.append(max(len(c) for c in hand.cards))
                 result.slow += not searchable(state)
-        families.append(result)
-    return families
+        found.append(result)
+        if done is not None:
+            done(result)
+    return found

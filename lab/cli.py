@@ -329,16 +329,19 @@ def bench_clock(games: int, seconds: int, spread: float, level: int, database: s
 @bench.command("solver")
 @click.option("--per-preset", default=20, show_default=True, help="First leads solved per preset.")
 @click.option("--largest", default=40, show_default=True, help="First leads solved of the largest hands (nine-card-pitch).")
-def bench_solver(per_preset: int, largest: int) -> None:
-    """The open-hand solver: CPU time per solve from the first lead (p50/p99), per preset family."""
+@click.option(
+    "--family", "families", multiple=True,
+    help="Only this family (its name's first word: 000, 001, 002, 003, 004, largest); repeat for more. Default: all.",
+)
+def bench_solver(per_preset: int, largest: int, families: tuple[str, ...]) -> None:
+    """The open-hand solver: CPU time per solve from the first lead (p50/p99), per preset family, each printed as it ends."""
     from lab.bench_solver import bench_solver as run
 
     click.echo("compiling the open-hand solver (or loading it from numba's cache) ...")
-    families = run(per_preset, largest)
     click.echo(describe())
     click.echo("open-hand value of a first lead (position_value), CPU time per solve on one core:")
-    for family in families:
-        click.echo(f"  {family.line()}")
+    run(per_preset, largest, families or None, done=lambda family: click.echo(f"  {family.line()}"))
+    click.echo(describe())
 
 
 @bench.command("ai")

@@ -1,0 +1,16 @@
+"""``pitch bench solver`` times first-lead solves per preset family and prints each family as it ends."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from service.cli.main import main
+
+
+def test_the_solver_benchmark_prints_the_chosen_family_with_its_median_and_p99() -> None:
+    result = CliRunner().invoke(main, ["bench", "solver", "--per-preset", "1", "--largest", "0", "--family", "002"])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if line.startswith("  ")]
+    assert len(lines) == 1 and lines[0].startswith("  002 (Trickster): 8 first leads"), result.output
+    assert "median" in lines[0] and "p99" in lines[0]
+    assert "machine:" in result.output
