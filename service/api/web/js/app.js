@@ -13,7 +13,6 @@ import {me} from "./store.js";
 
 let current = null;
 let routed = 0;  // the latest address routed
-let drawn = 0;  // the latest one whose page has finished opening
 
 function parse(hash) {
   const [path, query = ""] = hash.replace(/^#/, "").split("?");
@@ -23,7 +22,11 @@ function parse(hash) {
 
 async function route() {
   const mine = ++routed;
-  const root = document.getElementById("app");
+  // Each address opens its page in a container of its own: a page still opening when the
+  // address changes (the start page waiting on the service when a game's link is followed)
+  // goes on drawing into its container, which is no longer on screen.
+  const root = h("div", {class: "page-root"}, h("p", {class: "pending"}, "Loading…"));
+  document.getElementById("app").replaceChildren(root);
   if (current && current.close) current.close();
   current = null;
   clearNotice();
@@ -57,19 +60,14 @@ async function route() {
       const {openHome} = await import("./home.js");
       opened = await openHome(root);
     }
-    if (mine !== routed) {
-      // The address changed while this page opened (the start page still loading when a game's
-      // link was followed): this page is dropped, and drawn again if the newer one already was.
+    if (mine !== routed) {  // the address changed while this page opened: it is closed, unseen
       if (opened && opened.close) opened.close();
-      if (drawn === routed) route();
       return;
     }
     current = opened;
-    drawn = mine;
     document.body.dataset.page = parts[0] || "home";
   } catch (error) {
     if (mine !== routed) return;
-    drawn = mine;
     fill(root, h("section", {class: "page"}, h("h1", {}, "This page could not be shown"),
       h("p", {class: "problem"}, explain(error, "opening the page")),
       h("p", {}, h("a", {href: "#/"}, "Back to the start"))));
