@@ -200,11 +200,16 @@ def search_of(state: GameState, side: int) -> Search:
     info[I_GAME_POINT] = int(rules.game_point == "game")
     info[I_SPADE_POINT] = int(rules.spade_point)
     info[I_REVOKES] = int(revokes_stand)
-    # A card more taken never lowers its side's value (search.py, _bounded): two sides, no
-    # count of tricks (no moon, trick contract, smudge or every-trick penalty), no revoke.
+    # A card more taken never lowers its side's value (search.py, _bounded): no count of
+    # tricks (no moon, trick contract, smudge or every-trick penalty), no revoke.
     # Low to its dealt owner, its player or the two's holder is fixed before the play;
-    # the junk limits only cap a side's change, and a set lifts the defenders' cap, never the makers'.
-    info[I_MONOTONE] = int(sides == 2 and not _tricks_matter(rules) and not revokes_stand)
+    # the junk limits only cap a side's change, and a set lifts the defenders' cap, never the
+    # makers'. With three or more sides a side's value is its own progress, which moves with
+    # its own points alone, unless a set of the makers lifts its cap (must-bid-or-set-held-short).
+    info[I_MONOTONE] = int(
+        not _tricks_matter(rules) and not revokes_stand
+        and (sides == 2 or rules.win_rule != "must-bid-or-set-held-short")
+    )
     before = np.array(progress(rules, state.scores), dtype=np.int64)
     wins = np.array(
         [[int(may_win(rules, makers, made, s)) for s in range(sides)] for made in (False, True)], dtype=np.int64,

@@ -24,10 +24,11 @@ What the search adds:
 - A hand in which no card left can score (and the rules count no tricks, no last
   trick, and no revoke can stand) is valued at once: its tally is final.
 - Bounds at each trick's start: when a card more taken by a side can never lower its
-  value (two sides; no moon, no trick contract, no every-trick penalty, no revoke
-  standing), the value lies between the hand's value
-  with every card left taken by the other side and with every one taken by the side
-  searched; a window outside that range is answered at once.
+  value (no moon, no trick contract, no every-trick penalty, no revoke standing; with
+  three or more sides, no cap that a makers' set lifts), the value lies between the
+  hand's value with every card left taken by the other side (of three or more, the one
+  with the most game pips so far) and with every one taken by the side searched; a
+  window outside that range is answered at once.
 - Moves ordered: a leader's strongest cards first; a follower's cheapest winning card
   first, or points onto a partner's winning card.
 
@@ -591,9 +592,19 @@ def _bounded(
 
     Valid only where a card more taken by a side never lowers that side's value
     (info[I_MONOTONE]): the value then lies between ``low`` (every card left taken by the
-    other side) and ``high`` (every one by the side searched).
+    other side, of three or more the one with the most game pips, which leaves the side
+    searched the game point least often) and ``high`` (every one by the side searched).
+    With three or more sides the value is the side's own progress, moved by its own
+    points alone: no other side's share of the cards changes it but through the game point.
     """
     side = info[I_SIDE]
+    sides = info[I_SIDES]
+    # The worst outcome: every card left to the other side with the most game pips so far
+    # (with three or more sides the side's value is its own progress, which only its points move).
+    other = -1
+    for s in range(sides):
+        if s != side and (other < 0 or tally[sides + s] > tally[sides + other]):
+            other = s
     remaining = 0
     mine = -1
     theirs = -1
@@ -602,7 +613,7 @@ def _bounded(
         if side_of[s] == side:
             if mine < 0:
                 mine = s
-        elif theirs < 0:
+        elif side_of[s] == other and theirs < 0:
             theirs = s
     tricks = f[FS_TRICKS] + 1
     _take(info, facts, tally, remaining, side, 1)
@@ -610,9 +621,9 @@ def _bounded(
     _take(info, facts, tally, remaining, side, -1)
     if high <= f[FS_ALPHA]:
         return high  # type: ignore[no-any-return]
-    _take(info, facts, tally, remaining, 1 - side, 1)
+    _take(info, facts, tally, remaining, other, 1)
     low = hand_value(info, side_of, before, may_win, tally, tricks, theirs, f[FS_REVOKED], points)
-    _take(info, facts, tally, remaining, 1 - side, -1)
+    _take(info, facts, tally, remaining, other, -1)
     if low >= f[FS_BETA] or low == high:
         return low  # type: ignore[no-any-return]
     return NO_BOUND
