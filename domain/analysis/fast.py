@@ -27,7 +27,7 @@ from domain.analysis.search import (
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
     I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END, I_MONOTONE,
-    solve,
+    NO_GUESS, solve,
 )
 from domain.game_over import may_win, progress
 from domain.rules import Rules
@@ -69,10 +69,11 @@ class Search:
     info: Array
     nodes: int = 0
 
-    def value(self, first: int = -1, guess: int = 0) -> int:
+    def value(self, first: int = -1, guess: int = NO_GUESS) -> int:
         """Return the position's value for the side searched, ``first`` (a card index) played first when >= 0.
 
-        ``guess`` is where the null-window searches start: the nearer the value, the fewer.
+        ``guess`` is where the null-window searches start: the nearer the value, the fewer
+        (by default the value of a greedy line of play, the first-ordered card at every turn).
         """
         cards, config, masks, hands, facts, side_of, before, may_win_, held, tally, table_card, table_seat, points = (
             self.arrays

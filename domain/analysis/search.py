@@ -101,6 +101,7 @@ F_SPADE = 5  # its rank when a printed spade, else -1
 FACTS = 6
 
 INFINITE = 1 << 40
+NO_GUESS = -INFINITE - 2  # solve's guess: start from a greedy line's value
 SAVED = 64  # moves[depth, SAVED:]: a completed trick's cards, then (SAVED + 16) its seats, while deeper tricks run
 MOVES = SAVED + 32
 
@@ -305,20 +306,44 @@ def solve(
     lower = -INFINITE
     upper = INFINITE
     g = guess
-    while lower < upper:
-        b = g if g > lower + 1 else lower + 1
+    if guess == NO_GUESS:
+        # The value of the line every seat plays its first-ordered card on: a start near the value.
         g = _run(
             cards, config, masks, hands, info, facts, side_of, before, may_win, held, tally, table_card, table_seat,
             n_in, to_act, leader, out, n_tricks, broken, revoked, last_winner, first, keys, bounds, moves, scores,
-            frames, points, b - 1, b,
+            frames, points, -INFINITE, INFINITE, 1,
+        )
+        if info[I_STUCK] == 1:
+            info[I_STUCK] = 0  # left for the search itself to find
+            g = 0
+    b = g
+    step = 1
+    way = 0  # 1: the last search failed high, -1 low
+    while True:
+        if b <= lower:
+            b = lower + 1
+        if b > upper:
+            b = upper
+        g = _run(
+            cards, config, masks, hands, info, facts, side_of, before, may_win, held, tally, table_card, table_seat,
+            n_in, to_act, leader, out, n_tricks, broken, revoked, last_winner, first, keys, bounds, moves, scores,
+            frames, points, b - 1, b, 0,
         )
         if info[I_STUCK] == 1:
             return 0
         if g < b:
             upper = g
+            step = step * 2 if way == -1 else 1
+            way = -1
         else:
             lower = g
-    return g
+            step = step * 2 if way == 1 else 1
+            way = 1
+        if lower >= upper:
+            return g
+        # The next test: past the bound just found by a step that doubles while the searches
+        # fail the same way (a guess far off is left in a few searches, not one per unit).
+        b = lower + step if way == 1 else upper - step + 1
 
 
 @jit
@@ -327,8 +352,13 @@ def _run(
     may_win: Any, held: Any, tally: Any, table_card: Any, table_seat: Any, n_in: int,
     to_act: int, leader: int, out: int, n_tricks: int, broken: bool, revoked: int, last_winner: int,
     first: int, keys: Any, bounds: Any, moves: Any, scores: Any, frames: Any, points: Any, alpha: int, beta: int,
+    greedy: int,
 ) -> int:
-    """Return the alpha-beta value of the position in the window (alpha, beta) (fail-soft: a bound outside it)."""
+    """Return the alpha-beta value of the position in the window (alpha, beta) (fail-soft: a bound outside it).
+
+    ``greedy`` 1: follow only the first-ordered card of each seat, without the table or the
+    bounds, and return that line's value (solve's first guess).
+    """
     rules = play_rules(config)
     players = config[PLAYERS]
     sides = info[I_SIDES]
@@ -367,7 +397,7 @@ def _run(
             f[FS_BETA0] = f[FS_BETA]
             f[FS_SLOT] = -1
             hint = -1
-            if nin == 0 and only < 0:
+            if nin == 0 and only < 0 and greedy == 0:
                 slot = _fill_key(info, held, tally, seat, f[FS_OUT], f[FS_REVOKED], players, sides, keys)
                 f[FS_SLOT] = slot
                 if bounds[slot, 2] == 1 and _same_key(keys, slot):
@@ -386,7 +416,7 @@ def _run(
                     if upper < f[FS_BETA]:
                         f[FS_BETA] = upper
                     hint = bounds[slot, 3]
-            if nin == 0 and only < 0 and info[I_MONOTONE] == 1:
+            if nin == 0 and only < 0 and info[I_MONOTONE] == 1 and greedy == 0:
                 found = _bounded(info, facts, side_of, before, may_win, held, tally, players, f, points)
                 if found != NO_BOUND:
                     result = found
@@ -399,6 +429,8 @@ def _run(
                 f[FS_N] = _order(
                     cards, masks, facts, side_of, info, held, table_card, table_seat, nin, seat, legal, moves[d], scores[d],
                 )
+                if greedy == 1:
+                    f[FS_N] = 1
                 if hint >= 0:
                     # The best card found for this position before (a narrower search's) goes first.
                     for k in range(f[FS_N]):
