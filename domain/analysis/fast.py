@@ -18,12 +18,12 @@ import numpy as np
 import numpy.typing as npt
 
 from domain.ai.fastsim.lookups import (
-    CAPTURE, INDEX, N_CARDS, NOT_LOW, PIPS, REVOKE_PENALTY, SPADE, TRUMP, tables_of,
+    CAPTURE, INDEX, M_LIVE, N_CARDS, NOT_LOW, PIPS, REVOKE_PENALTY, SPADE, TRUMP, tables_of,
 )
 from domain.ai.fastsim.position import position_of, shed_two
 from domain.analysis.reference import NoLegalAction
 from domain.analysis.search import (
-    F_CAPTURE, F_OWNER, F_PIPS, F_PLAIN, F_SEAT, F_SPADE, FACTS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
+    F_CAPTURE, F_CLASS, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
     I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END, I_MONOTONE,
@@ -155,11 +155,12 @@ def search_of(state: GameState, side: int) -> Search:
         facts[F_SEAT, c] = seat_of[c]
         facts[F_OWNER, c] = owner[c]
         facts[F_SPADE, c] = cards[SPADE, c]
-        scores_points = (
-            cards[CAPTURE, c] != 0 or cards[PIPS, c] != 0 or c in (high, low) or c >= 52
-            or (rules.spade_point and cards[SPADE, c] >= 0)
-        )
-        facts[F_PLAIN, c] = 0 if scores_points else 1
+        # Its class: cards of one class, of one suit, with no card in play between them, are
+        # worth the same wherever they go (search.py's merging); -1 for a card that is
+        # alone of its kind (the high or low trump, a joker, a spade under the spade point).
+        alone = c in (high, low) or c >= 52 or (rules.spade_point and cards[SPADE, c] >= 0)
+        live = int((masks[M_LIVE] >> c) & 1)
+        facts[F_CLASS, c] = -1 if alone else (int(cards[CAPTURE, c]) * 1024 + int(cards[PIPS, c]) * 2 + live)
     contract = has_contract(rules, hand)
     bid = hand.high_bid if contract else 0
     makers = rules.side_of(hand.maker)

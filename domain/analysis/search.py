@@ -18,9 +18,9 @@ What the search adds:
   revoked: all the rest of the hand depends on. It keeps bounds (fail-soft), and the
   value is found by null-window searches (MTD(f)).
 - Equivalent cards merged: of two cards of one suit held by one seat, with no card
-  still in play between them and neither able to score (no points, no game pips, not
-  the high or low trump in play, not a joker, not a spade under the spade point), only
-  the higher is tried (DDS's "equivalent cards").
+  still in play between them and worth the same to their capturer (the same card points
+  and game pips, both trumps or not, neither the high or low trump in play, a joker or a
+  spade under the spade point), only the higher is tried (DDS's "equivalent cards").
 - A hand in which no card left can score (and the rules count no tricks, no last
   trick, and no revoke can stand) is valued at once: its tally is final.
 - Bounds at each trick's start: when a card more taken by a side can never lower its
@@ -96,7 +96,7 @@ F_CAPTURE = 0
 F_PIPS = 1
 F_SEAT = 2  # the seat that plays (or played) it
 F_OWNER = 3  # the seat dealt it (the low point's original owner), -1 none
-F_PLAIN = 4  # 1: it can never score, so an equal neighbour may stand for it
+F_CLASS = 4  # cards of one class, one suit and no card in play between them are equivalent; -1 alone of its kind
 F_SPADE = 5  # its rank when a printed spade, else -1
 FACTS = 6
 
@@ -757,8 +757,9 @@ def _order(
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        if facts[F_PLAIN, c] == 1:
-            # Skip c when the next card above it still in play is one this seat may play instead.
+        kind = facts[F_CLASS, c]
+        if kind >= 0:
+            # Skip c when the next card above it still in play is one of its class this seat may play instead.
             above = cards[ABOVE, c] & live
             if above:
                 nxt = -1
@@ -770,7 +771,7 @@ def _order(
                     if between == 0:
                         nxt = d
                         break
-                if nxt >= 0 and (legal >> nxt) & 1 and facts[F_PLAIN, nxt] == 1:
+                if nxt >= 0 and (legal >> nxt) & 1 and facts[F_CLASS, nxt] == kind:
                     continue
         moves[n] = c
         n += 1
