@@ -27,7 +27,7 @@ from domain.analysis.search import (
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
     I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END, I_MONOTONE,
-    NO_GUESS, solve,
+    INFINITE, NO_GUESS, solve,
 )
 from domain.game_over import may_win, progress
 from domain.rules import Rules
@@ -69,11 +69,12 @@ class Search:
     info: Array
     nodes: int = 0
 
-    def value(self, first: int = -1, guess: int = NO_GUESS) -> int:
+    def value(self, first: int = -1, guess: int = NO_GUESS, alpha: int = -INFINITE, beta: int = INFINITE) -> int:
         """Return the position's value for the side searched, ``first`` (a card index) played first when >= 0.
 
         ``guess`` is where the null-window searches start: the nearer the value, the fewer
         (by default the value of a greedy line of play, the first-ordered card at every turn).
+        The value is exact inside (alpha, beta); outside, a bound on the side it lies.
         """
         cards, config, masks, hands, facts, side_of, before, may_win_, held, tally, table_card, table_seat, points = (
             self.arrays
@@ -83,7 +84,7 @@ class Search:
         found = solve(
             cards, config, masks, hands, self.info, facts, side_of, before, may_win_, held, tally,
             table_card, table_seat, n_in, to_act, leader, out, n_tricks, bool(broken), revoked, last_winner,
-            first, self.keys, self.bounds, self.moves, self.scores, self.frames, points, guess,
+            first, self.keys, self.bounds, self.moves, self.scores, self.frames, points, guess, alpha, beta,
         )
         self.nodes = int(self.info[I_NODES])
         if self.info[I_STUCK]:
@@ -269,9 +270,9 @@ def _low_fixed(
     return rules.side_of(seat) if seat >= 0 else -1
 
 
-def fast_value(state: GameState, side: int) -> int:
-    """Return the open-hand value of a searchable ``state`` for ``side``."""
-    return search_of(state, side).value()
+def fast_value(state: GameState, side: int, alpha: int = -INFINITE, beta: int = INFINITE) -> int:
+    """Return the open-hand value of a searchable ``state`` for ``side`` (exact inside (alpha, beta), a bound outside)."""
+    return search_of(state, side).value(alpha=alpha, beta=beta)
 
 
 def fast_card_values(state: GameState, side: int, cards: Sequence[str]) -> list[int]:

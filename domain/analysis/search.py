@@ -292,6 +292,7 @@ def solve(
     may_win: Any, held: Any, tally: Any, table_card: Any, table_seat: Any, n_in: int,
     to_act: int, leader: int, out: int, n_tricks: int, broken: bool, revoked: int, last_winner: int,
     first: int, keys: Any, bounds: Any, moves: Any, scores: Any, frames: Any, points: Any, guess: int,
+    alpha: int = -INFINITE, beta: int = INFINITE,
 ) -> int:
     """Return the value of the position (info[I_SIDE]'s), ``first`` (a card) played first when it is >= 0.
 
@@ -301,7 +302,8 @@ def solve(
     lower bound, upper bound, used); ``moves``, ``scores`` and ``frames`` scratch rows per
     depth (the search is a loop over an explicit stack), ``points`` a scratch row of a
     number per side. The value is closed in on by null-window searches from ``guess``
-    (MTD(f)). Sets info[I_STUCK] when a seat to act has no legal card.
+    (MTD(f)); only inside (alpha, beta): a value outside is returned as a bound (fail-soft)
+    as soon as one is found, as an alpha-beta search above this one needs. Sets info[I_STUCK] when a seat to act has no legal card.
     """
     lower = -INFINITE
     upper = INFINITE
@@ -317,6 +319,10 @@ def solve(
             info[I_STUCK] = 0  # left for the search itself to find
             g = 0
     b = g
+    if b <= alpha:
+        b = alpha + 1
+    if b > beta:
+        b = beta
     step = 1
     way = 0  # 1: the last search failed high, -1 low
     while True:
@@ -339,7 +345,7 @@ def solve(
             lower = g
             step = step * 2 if way == 1 else 1
             way = 1
-        if lower >= upper:
+        if lower >= upper or upper <= alpha or lower >= beta:
             return g
         # The next test: past the bound just found by a step that doubles while the searches
         # fail the same way (a guess far off is left in a few searches, not one per unit).
