@@ -346,7 +346,7 @@ def solve(
             step = step * 2 if way == 1 else 1
             way = 1
         if lower >= upper or upper <= alpha or lower >= beta:
-            return g
+            return g  # type: ignore[no-any-return]
         # The next test: past the bound just found by a step that doubles while the searches
         # fail the same way (a guess far off is left in a few searches, not one per unit).
         b = lower + step if way == 1 else upper - step + 1
