@@ -18,16 +18,16 @@ import numpy as np
 import numpy.typing as npt
 
 from domain.ai.fastsim.lookups import (
-    CAPTURE, INDEX, N_CARDS, NOT_LOW, PIPS, REVOKE_PENALTY, SPADE, TRUMP, tables_of,
+    CAPTURE, INDEX, M_LIVE, N_CARDS, NOT_LOW, PIPS, REVOKE_PENALTY, SPADE, TRUMP, tables_of,
 )
 from domain.ai.fastsim.position import position_of, shed_two
 from domain.analysis.reference import NoLegalAction
 from domain.analysis.search import (
-    F_CAPTURE, F_OWNER, F_PIPS, F_PLAIN, F_SEAT, F_SPADE, FACTS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
+    F_CAPTURE, F_CLASS, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
     I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END, I_MONOTONE,
-    solve,
+    INFINITE, NO_GUESS, solve,
 )
 from domain.game_over import may_win, progress
 from domain.rules import Rules
@@ -69,10 +69,12 @@ class Search:
     info: Array
     nodes: int = 0
 
-    def value(self, first: int = -1, guess: int = 0) -> int:
+    def value(self, first: int = -1, guess: int = NO_GUESS, alpha: int = -INFINITE, beta: int = INFINITE) -> int:
         """Return the position's value for the side searched, ``first`` (a card index) played first when >= 0.
 
-        ``guess`` is where the null-window searches start: the nearer the value, the fewer.
+        ``guess`` is where the null-window searches start: the nearer the value, the fewer
+        (by default the value of a greedy line of play, the first-ordered card at every turn).
+        The value is exact inside (alpha, beta); outside, a bound on the side it lies.
         """
         cards, config, masks, hands, facts, side_of, before, may_win_, held, tally, table_card, table_seat, points = (
             self.arrays
@@ -82,7 +84,7 @@ class Search:
         found = solve(
             cards, config, masks, hands, self.info, facts, side_of, before, may_win_, held, tally,
             table_card, table_seat, n_in, to_act, leader, out, n_tricks, bool(broken), revoked, last_winner,
-            first, self.keys, self.bounds, self.moves, self.scores, self.frames, points, guess,
+            first, self.keys, self.bounds, self.moves, self.scores, self.frames, points, guess, alpha, beta,
         )
         self.nodes = int(self.info[I_NODES])
         if self.info[I_STUCK]:
@@ -154,11 +156,12 @@ def search_of(state: GameState, side: int) -> Search:
         facts[F_SEAT, c] = seat_of[c]
         facts[F_OWNER, c] = owner[c]
         facts[F_SPADE, c] = cards[SPADE, c]
-        scores_points = (
-            cards[CAPTURE, c] != 0 or cards[PIPS, c] != 0 or c in (high, low) or c >= 52
-            or (rules.spade_point and cards[SPADE, c] >= 0)
-        )
-        facts[F_PLAIN, c] = 0 if scores_points else 1
+        # Its class: cards of one class, of one suit, with no card in play between them, are
+        # worth the same wherever they go (search.py's merging); -1 for a card that is
+        # alone of its kind (the high or low trump, a joker, a spade under the spade point).
+        alone = c in (high, low) or c >= 52 or (rules.spade_point and cards[SPADE, c] >= 0)
+        live = int((masks[M_LIVE] >> c) & 1)
+        facts[F_CLASS, c] = -1 if alone else (int(cards[CAPTURE, c]) * 1024 + int(cards[PIPS, c]) * 2 + live)
     contract = has_contract(rules, hand)
     bid = hand.high_bid if contract else 0
     makers = rules.side_of(hand.maker)
@@ -200,11 +203,16 @@ def search_of(state: GameState, side: int) -> Search:
     info[I_GAME_POINT] = int(rules.game_point == "game")
     info[I_SPADE_POINT] = int(rules.spade_point)
     info[I_REVOKES] = int(revokes_stand)
-    # A card more taken never lowers its side's value (search.py, _bounded): two sides, no
-    # count of tricks (no moon, trick contract, smudge or every-trick penalty), no revoke.
+    # A card more taken never lowers its side's value (search.py, _bounded): no count of
+    # tricks (no moon, trick contract, smudge or every-trick penalty), no revoke.
     # Low to its dealt owner, its player or the two's holder is fixed before the play;
-    # the junk limits only cap a side's change, and a set lifts the defenders' cap, never the makers'.
-    info[I_MONOTONE] = int(sides == 2 and not _tricks_matter(rules) and not revokes_stand)
+    # the junk limits only cap a side's change, and a set lifts the defenders' cap, never the
+    # makers'. With three or more sides a side's value is its own progress, which moves with
+    # its own points alone, unless a set of the makers lifts its cap (must-bid-or-set-held-short).
+    info[I_MONOTONE] = int(
+        not _tricks_matter(rules) and not revokes_stand
+        and (sides == 2 or rules.win_rule != "must-bid-or-set-held-short")
+    )
     before = np.array(progress(rules, state.scores), dtype=np.int64)
     wins = np.array(
         [[int(may_win(rules, makers, made, s)) for s in range(sides)] for made in (False, True)], dtype=np.int64,
@@ -262,9 +270,9 @@ def _low_fixed(
     return rules.side_of(seat) if seat >= 0 else -1
 
 
-def fast_value(state: GameState, side: int) -> int:
-    """Return the open-hand value of a searchable ``state`` for ``side``."""
-    return search_of(state, side).value()
+def fast_value(state: GameState, side: int, alpha: int = -INFINITE, beta: int = INFINITE) -> int:
+    """Return the open-hand value of a searchable ``state`` for ``side`` (exact inside (alpha, beta), a bound outside)."""
+    return search_of(state, side).value(alpha=alpha, beta=beta)
 
 
 def fast_card_values(state: GameState, side: int, cards: Sequence[str]) -> list[int]:

@@ -18,16 +18,17 @@ What the search adds:
   revoked: all the rest of the hand depends on. It keeps bounds (fail-soft), and the
   value is found by null-window searches (MTD(f)).
 - Equivalent cards merged: of two cards of one suit held by one seat, with no card
-  still in play between them and neither able to score (no points, no game pips, not
-  the high or low trump in play, not a joker, not a spade under the spade point), only
-  the higher is tried (DDS's "equivalent cards").
+  still in play between them and worth the same to their capturer (the same card points
+  and game pips, both trumps or not, neither the high or low trump in play, a joker or a
+  spade under the spade point), only the higher is tried (DDS's "equivalent cards").
 - A hand in which no card left can score (and the rules count no tricks, no last
   trick, and no revoke can stand) is valued at once: its tally is final.
 - Bounds at each trick's start: when a card more taken by a side can never lower its
-  value (two sides; no moon, no trick contract, no every-trick penalty, no revoke
-  standing), the value lies between the hand's value
-  with every card left taken by the other side and with every one taken by the side
-  searched; a window outside that range is answered at once.
+  value (no moon, no trick contract, no every-trick penalty, no revoke standing; with
+  three or more sides, no cap that a makers' set lifts), the value lies between the
+  hand's value with every card left taken by the other side (of three or more, the one
+  with the most game pips so far) and with every one taken by the side searched; a
+  window outside that range is answered at once.
 - Moves ordered: a leader's strongest cards first; a follower's cheapest winning card
   first, or points onto a partner's winning card.
 
@@ -95,11 +96,12 @@ F_CAPTURE = 0
 F_PIPS = 1
 F_SEAT = 2  # the seat that plays (or played) it
 F_OWNER = 3  # the seat dealt it (the low point's original owner), -1 none
-F_PLAIN = 4  # 1: it can never score, so an equal neighbour may stand for it
+F_CLASS = 4  # cards of one class, one suit and no card in play between them are equivalent; -1 alone of its kind
 F_SPADE = 5  # its rank when a printed spade, else -1
 FACTS = 6
 
 INFINITE = 1 << 40
+NO_GUESS = -INFINITE - 2  # solve's guess: start from a greedy line's value
 SAVED = 64  # moves[depth, SAVED:]: a completed trick's cards, then (SAVED + 16) its seats, while deeper tricks run
 MOVES = SAVED + 32
 
@@ -290,6 +292,7 @@ def solve(
     may_win: Any, held: Any, tally: Any, table_card: Any, table_seat: Any, n_in: int,
     to_act: int, leader: int, out: int, n_tricks: int, broken: bool, revoked: int, last_winner: int,
     first: int, keys: Any, bounds: Any, moves: Any, scores: Any, frames: Any, points: Any, guess: int,
+    alpha: int = -INFINITE, beta: int = INFINITE,
 ) -> int:
     """Return the value of the position (info[I_SIDE]'s), ``first`` (a card) played first when it is >= 0.
 
@@ -299,25 +302,54 @@ def solve(
     lower bound, upper bound, used); ``moves``, ``scores`` and ``frames`` scratch rows per
     depth (the search is a loop over an explicit stack), ``points`` a scratch row of a
     number per side. The value is closed in on by null-window searches from ``guess``
-    (MTD(f)). Sets info[I_STUCK] when a seat to act has no legal card.
+    (MTD(f)); only inside (alpha, beta): a value outside is returned as a bound (fail-soft)
+    as soon as one is found, as an alpha-beta search above this one needs. Sets info[I_STUCK] when a seat to act has no legal card.
     """
     lower = -INFINITE
     upper = INFINITE
     g = guess
-    while lower < upper:
-        b = g if g > lower + 1 else lower + 1
+    if guess == NO_GUESS:
+        # The value of the line every seat plays its first-ordered card on: a start near the value.
         g = _run(
             cards, config, masks, hands, info, facts, side_of, before, may_win, held, tally, table_card, table_seat,
             n_in, to_act, leader, out, n_tricks, broken, revoked, last_winner, first, keys, bounds, moves, scores,
-            frames, points, b - 1, b,
+            frames, points, -INFINITE, INFINITE, 1,
+        )
+        if info[I_STUCK] == 1:
+            info[I_STUCK] = 0  # left for the search itself to find
+            g = 0
+    b = g
+    if b <= alpha:
+        b = alpha + 1
+    if b > beta:
+        b = beta
+    step = 1
+    way = 0  # 1: the last search failed high, -1 low
+    while True:
+        if b <= lower:
+            b = lower + 1
+        if b > upper:
+            b = upper
+        g = _run(
+            cards, config, masks, hands, info, facts, side_of, before, may_win, held, tally, table_card, table_seat,
+            n_in, to_act, leader, out, n_tricks, broken, revoked, last_winner, first, keys, bounds, moves, scores,
+            frames, points, b - 1, b, 0,
         )
         if info[I_STUCK] == 1:
             return 0
         if g < b:
             upper = g
+            step = step * 2 if way == -1 else 1
+            way = -1
         else:
             lower = g
-    return g
+            step = step * 2 if way == 1 else 1
+            way = 1
+        if lower >= upper or upper <= alpha or lower >= beta:
+            return g  # type: ignore[no-any-return]
+        # The next test: past the bound just found by a step that doubles while the searches
+        # fail the same way (a guess far off is left in a few searches, not one per unit).
+        b = lower + step if way == 1 else upper - step + 1
 
 
 @jit
@@ -326,8 +358,13 @@ def _run(
     may_win: Any, held: Any, tally: Any, table_card: Any, table_seat: Any, n_in: int,
     to_act: int, leader: int, out: int, n_tricks: int, broken: bool, revoked: int, last_winner: int,
     first: int, keys: Any, bounds: Any, moves: Any, scores: Any, frames: Any, points: Any, alpha: int, beta: int,
+    greedy: int,
 ) -> int:
-    """Return the alpha-beta value of the position in the window (alpha, beta) (fail-soft: a bound outside it)."""
+    """Return the alpha-beta value of the position in the window (alpha, beta) (fail-soft: a bound outside it).
+
+    ``greedy`` 1: follow only the first-ordered card of each seat, without the table or the
+    bounds, and return that line's value (solve's first guess).
+    """
     rules = play_rules(config)
     players = config[PLAYERS]
     sides = info[I_SIDES]
@@ -366,7 +403,7 @@ def _run(
             f[FS_BETA0] = f[FS_BETA]
             f[FS_SLOT] = -1
             hint = -1
-            if nin == 0 and only < 0:
+            if nin == 0 and only < 0 and greedy == 0:
                 slot = _fill_key(info, held, tally, seat, f[FS_OUT], f[FS_REVOKED], players, sides, keys)
                 f[FS_SLOT] = slot
                 if bounds[slot, 2] == 1 and _same_key(keys, slot):
@@ -385,7 +422,7 @@ def _run(
                     if upper < f[FS_BETA]:
                         f[FS_BETA] = upper
                     hint = bounds[slot, 3]
-            if nin == 0 and only < 0 and info[I_MONOTONE] == 1:
+            if nin == 0 and only < 0 and info[I_MONOTONE] == 1 and greedy == 0:
                 found = _bounded(info, facts, side_of, before, may_win, held, tally, players, f, points)
                 if found != NO_BOUND:
                     result = found
@@ -398,6 +435,8 @@ def _run(
                 f[FS_N] = _order(
                     cards, masks, facts, side_of, info, held, table_card, table_seat, nin, seat, legal, moves[d], scores[d],
                 )
+                if greedy == 1:
+                    f[FS_N] = 1
                 if hint >= 0:
                     # The best card found for this position before (a narrower search's) goes first.
                     for k in range(f[FS_N]):
@@ -591,9 +630,19 @@ def _bounded(
 
     Valid only where a card more taken by a side never lowers that side's value
     (info[I_MONOTONE]): the value then lies between ``low`` (every card left taken by the
-    other side) and ``high`` (every one by the side searched).
+    other side, of three or more the one with the most game pips, which leaves the side
+    searched the game point least often) and ``high`` (every one by the side searched).
+    With three or more sides the value is the side's own progress, moved by its own
+    points alone: no other side's share of the cards changes it but through the game point.
     """
     side = info[I_SIDE]
+    sides = info[I_SIDES]
+    # The worst outcome: every card left to the other side with the most game pips so far
+    # (with three or more sides the side's value is its own progress, which only its points move).
+    other = -1
+    for s in range(sides):
+        if s != side and (other < 0 or tally[sides + s] > tally[sides + other]):
+            other = s
     remaining = 0
     mine = -1
     theirs = -1
@@ -602,7 +651,7 @@ def _bounded(
         if side_of[s] == side:
             if mine < 0:
                 mine = s
-        elif theirs < 0:
+        elif side_of[s] == other and theirs < 0:
             theirs = s
     tricks = f[FS_TRICKS] + 1
     _take(info, facts, tally, remaining, side, 1)
@@ -610,9 +659,9 @@ def _bounded(
     _take(info, facts, tally, remaining, side, -1)
     if high <= f[FS_ALPHA]:
         return high  # type: ignore[no-any-return]
-    _take(info, facts, tally, remaining, 1 - side, 1)
+    _take(info, facts, tally, remaining, other, 1)
     low = hand_value(info, side_of, before, may_win, tally, tricks, theirs, f[FS_REVOKED], points)
-    _take(info, facts, tally, remaining, 1 - side, -1)
+    _take(info, facts, tally, remaining, other, -1)
     if low >= f[FS_BETA] or low == high:
         return low  # type: ignore[no-any-return]
     return NO_BOUND
@@ -714,8 +763,9 @@ def _order(
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        if facts[F_PLAIN, c] == 1:
-            # Skip c when the next card above it still in play is one this seat may play instead.
+        kind = facts[F_CLASS, c]
+        if kind >= 0:
+            # Skip c when the next card above it still in play is one of its class this seat may play instead.
             above = cards[ABOVE, c] & live
             if above:
                 nxt = -1
@@ -727,7 +777,7 @@ def _order(
                     if between == 0:
                         nxt = d
                         break
-                if nxt >= 0 and (legal >> nxt) & 1 and facts[F_PLAIN, nxt] == 1:
+                if nxt >= 0 and (legal >> nxt) & 1 and facts[F_CLASS, nxt] == kind:
                     continue
         moves[n] = c
         n += 1

@@ -50,7 +50,7 @@ def slow_action_value(
     if scored is not None:
         return changes_value(state.rules, scored.changes, side)
     if searchable(nxt):
-        return fast_value(nxt, side)
+        return fast_value(nxt, side, alpha, beta)
     return slow_value(nxt, side, alpha, beta)
 
 

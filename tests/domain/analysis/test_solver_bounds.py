@@ -1,7 +1,7 @@
 """The bounds at a trick's start change no value, only how much is searched (domain/analysis/search.py).
 
-Where a card more taken by a side can never lower that side's value (two sides, no count
-of tricks, no revoke standing), the search answers a window at once when even the best
+Where a card more taken by a side can never lower that side's value (no count of tricks,
+no revoke standing; with three or more sides, no cap a makers' set can lift), the search answers a window at once when even the best
 or the worst outcome of the cards left settles it. These positions are whole hands from
 the first lead or after a trick or two, solved with the bounds and without them.
 """
@@ -16,7 +16,11 @@ from domain.analysis.solver import value_side
 from domain.presets import get_preset
 from tests.domain.analysis.positions import positions
 
-PRESETS = ("team-auction", "smear-10", "pedro", "king-pedro", "trickster-10", "nine-five", "team-auction-7")
+# solo and solo-auction: four sides, each valued paranoid (its own progress against every other seat).
+PRESETS = (
+    "team-auction", "smear-10", "pedro", "king-pedro", "trickster-10", "nine-five", "team-auction-7", "solo",
+    "solo-auction",
+)
 
 
 @pytest.mark.parametrize("name", PRESETS)
