@@ -98,21 +98,24 @@ def _choose(commands: list[Command], rng: random.Random) -> Command:
 
 def bench_solver(
     per_preset: int, largest: int, families: tuple[str, ...] | None = None, done: Callable[[Family], None] | None = None,
+    presets: tuple[str, ...] = (),
 ) -> list[Family]:
     """Solve ``per_preset`` first leads of each preset (``largest`` of the largest hands); return each family's times.
 
-    ``families`` (names or their leading words, such as "000") chooses some; ``done`` is told each family as it ends.
+    ``families`` (names or their leading words, such as "000") chooses some; ``presets`` instead
+    times each named preset as a family of its own. ``done`` is told each family as it ends.
     """
     from domain.presets import get_preset
 
     warm = first_leads(get_preset("team-auction").rules, "warm", 1)[0]
     position_value(warm, value_side(warm))  # compiled (or loaded from the cache) before any is timed
     found: list[Family] = []
-    for family, names in FAMILIES.items():
+    groups = {name: (name,) for name in presets} if presets else FAMILIES
+    for family, names in groups.items():
         if families is not None and not any(family.startswith(chosen) for chosen in families):
             continue
         result = Family(family)
-        count = largest if len(names) == 1 else per_preset
+        count = largest if family in FAMILIES and len(names) == 1 else per_preset
         for name in names:
             for state in first_leads(get_preset(name).rules, name, count):
                 hand = state.hand

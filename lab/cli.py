@@ -333,14 +333,22 @@ def bench_clock(games: int, seconds: int, spread: float, level: int, database: s
     "--family", "families", multiple=True,
     help="Only this family (its name's first word: 000, 001, 002, 003, 004, largest); repeat for more. Default: all.",
 )
-def bench_solver(per_preset: int, largest: int, families: tuple[str, ...]) -> None:
+@click.option("--preset", "presets", multiple=True, help="Time these presets instead, each on a line of its own; repeat for more.")
+def bench_solver(per_preset: int, largest: int, families: tuple[str, ...], presets: tuple[str, ...]) -> None:
     """The open-hand solver: CPU time per solve from the first lead (p50/p99), per preset family, each printed as it ends."""
+    from domain.presets import get_preset
+    from domain.rules import RulesError
     from lab.bench_solver import bench_solver as run
 
+    for name in presets:
+        try:
+            get_preset(name)
+        except RulesError as error:
+            raise click.BadParameter(str(error), param_hint="--preset") from None
     click.echo("compiling the open-hand solver (or loading it from numba's cache) ...")
     click.echo(describe())
     click.echo("open-hand value of a first lead (position_value), CPU time per solve on one core:")
-    run(per_preset, largest, families or None, done=lambda family: click.echo(f"  {family.line()}"))
+    run(per_preset, largest, families or None, done=lambda family: click.echo(f"  {family.line()}"), presets=presets)
     click.echo(describe())
 
 
