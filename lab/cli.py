@@ -337,7 +337,7 @@ def bench_clock(games: int, seconds: int, spread: float, level: int, database: s
 def bench_solver(per_preset: int, largest: int, families: tuple[str, ...], presets: tuple[str, ...]) -> None:
     """The open-hand solver: CPU time per solve from the first lead (p50/p99), per preset family, each printed as it ends."""
     from domain.presets import get_preset
-    from domain.rules import RulesError
+    from domain.errors import RulesError
     from lab.bench_solver import bench_solver as run
 
     for name in presets:
