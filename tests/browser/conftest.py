@@ -226,6 +226,23 @@ class Api:
         assert status == 201, game
         return game["id"], game["seats"][0]["token"]
 
+    def play_out(self, game_id: str, tokens: dict[int, str], seconds: float = 30, page: Any = None) -> None:
+        """Post the first legal action of whichever person's seat (``tokens``) is to act until the game ends."""
+        for _ in range(300):
+            view = self.wait_until(
+                f"/v1/games/{game_id}", lambda v: v["phase"] == "ended" or v["to_act"] in tokens, seconds, page,
+            )
+            if view["phase"] == "ended":
+                return
+            token = tokens[view["to_act"]]
+            seat_view = self.get(f"/v1/games/{game_id}", token)
+            if not seat_view["legal_actions"]:  # the table moved on between the two reads
+                continue
+            status, body = self.call("POST", f"/v1/games/{game_id}/actions",
+                                     {"expected_version": seat_view["version"], "action": seat_view["legal_actions"][0]}, token)
+            assert status in (201, 409), body
+        raise AssertionError("the game did not end")
+
     def wait_until(self, path: str, done: Any, seconds: float = 60, page: Any = None) -> Any:
         """Poll `path` until `done(body)`; with `page`, wait through the page so its routes keep answering."""
         deadline = time.monotonic() + seconds

@@ -67,22 +67,6 @@ def _give_name(person: Person, server: str, name: str) -> dict[str, str]:
     return player
 
 
-def _play_out(api: Api, game_id: str, tokens: dict[int, str], page: Any) -> None:
-    """Post the first legal action of whichever person's seat is to act until the game ends."""
-    for _ in range(300):
-        view = api.wait_until(f"/v1/games/{game_id}", lambda v: v["phase"] == "ended" or v["to_act"] in tokens, 60, page)
-        if view["phase"] == "ended":
-            return
-        token = tokens[view["to_act"]]
-        seat_view = api.get(f"/v1/games/{game_id}", token)
-        if not seat_view["legal_actions"]:  # the table moved on between the two reads
-            continue
-        status, body = api.call("POST", f"/v1/games/{game_id}/actions",
-                                {"expected_version": seat_view["version"], "action": seat_view["legal_actions"][0]}, token)
-        assert status in (201, 409), body
-    raise AssertionError("the game did not end")
-
-
 def _no_accessibility_problems(page: Any) -> None:
     problems = accessibility_problems(page)
     assert problems == [], problems
@@ -146,7 +130,7 @@ def test_two_players_name_themselves_play_a_rated_table_and_find_it_on_their_pag
     page.screenshot(path=str(screenshots / "players-at-the-table-desktop.png"))
 
     tokens = {0: ada.stored("pitch.games")[game_id]["seats"]["0"], 2: grace.stored("pitch.games")[game_id]["seats"]["2"]}
-    _play_out(api, game_id, tokens, page)
+    api.play_out(game_id, tokens, 60, page)
 
     # Ada's page: the game in her history, then (once the projection counted it) her rating and its plot.
     page.click("#nav-me")

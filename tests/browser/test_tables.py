@@ -77,22 +77,6 @@ def test_a_listed_table_is_joined_from_the_front_page_and_its_clock_counts_down(
     assert api.get(f"/v1/games/{game_id}", token)["table"]["left"] == [0]
 
 
-def _play_out(api: Api, game_id: str, tokens: dict[int, str]) -> None:
-    """Post the first legal action of whichever person's seat is to act until the game ends."""
-    for _ in range(300):
-        view = api.wait_until(f"/v1/games/{game_id}", lambda v: v["phase"] == "ended" or v["to_act"] in tokens, 30)
-        if view["phase"] == "ended":
-            return
-        token = tokens[view["to_act"]]
-        seat_view = api.get(f"/v1/games/{game_id}", token)
-        if not seat_view["legal_actions"]:  # the table moved on between the two reads
-            continue
-        status, body = api.call("POST", f"/v1/games/{game_id}/actions",
-                                {"expected_version": seat_view["version"], "action": seat_view["legal_actions"][0]}, token)
-        assert status in (201, 409), body
-    raise AssertionError("the game did not end")
-
-
 def test_a_rematch_asked_for_by_one_player_is_told_to_the_other(page: Any, server: str, api: Api) -> None:
     status, game = api.call("POST", "/v1/games", {
         "rules": {"preset": "team-auction", "options": {"game_over": "hands", "hand_limit": 1}},
@@ -100,7 +84,7 @@ def test_a_rematch_asked_for_by_one_player_is_told_to_the_other(page: Any, serve
     })
     assert status == 201, game
     tokens = {seat["seat"]: seat["token"] for seat in game["seats"] if seat.get("token")}
-    _play_out(api, game["id"], tokens)
+    api.play_out(game["id"], tokens)
     page.goto(f"{server}/#/game/{game['id']}?token={tokens[1]}")
     page.wait_for_selector("#rematch")
     assert page.inner_text("#rematch") == "Rematch: the same game again"
