@@ -3,7 +3,10 @@
 
 A recycled worker releases the jobs it runs and those queued for it, and the other worker
 takes them up at once (told through NOTIFY); workers are recycled one at a time, so one
-is always there to take them. The lease is a minute here: a move that waited for its
+is always there to take them. Games of computers keep being started (three at a time) until
+a recycled worker has handed a job over: which worker holds a game's moves is chance, and
+a worker recycled while the other held every game would release nothing. The second
+recycling then hands over what the first left with the other. The lease is a minute here: a move that waited for its
 runner's lease to expire would leave its game still for a minute, so each game's longest
 pause between two events, far below that, shows that no move waited for a lease. Every
 game ends, its log whole with one move per turn (tests/faults/logs.py), and no job failed.
@@ -33,9 +36,10 @@ from tests.faults.waiting import wait_for
 
 LEASE = "60"
 GAMES = 3
-HANDS = 30
+HANDS = 8
 WATCHERS = 6
 LONGEST_PAUSE = 20.0  # seconds: generous for a loaded machine, a third of the lease
+HAND_OVER_WAIT = 300.0  # seconds: recyclings are ten seconds apart at least
 STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
 
 
@@ -49,6 +53,15 @@ def _post(url: str, body: Any) -> Any:
                                      headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
+
+
+def _lines(output: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in output.splitlines() if line.startswith("{")]
+
+
+def _released(output: str) -> list[str]:
+    """The jobs the server's log says stopping runners released."""
+    return [job for line in _lines(output) for job in line.get("released", [])]
 
 
 def _longest_pause(base: str, game: str) -> float:
@@ -72,7 +85,7 @@ def test_recycled_workers_hand_their_jobs_over_and_no_game_waits_for_a_lease(
             def watch(first: int) -> None:
                 turn = first
                 while not stop.is_set():
-                    game = games[turn % GAMES]
+                    game = games[turn % len(games)]
                     try:
                         if _get(f"{served.base}/v1/games/{game}")["phase"] == "ended":
                             ended.add(game)
@@ -85,17 +98,21 @@ def test_recycled_workers_hand_their_jobs_over_and_no_game_waits_for_a_lease(
             for watcher in watchers:
                 watcher.start()
             try:
-                wait_for(lambda: len(ended) == GAMES, "every game of computers to end", timeout=240, every=0.5)
+                deadline = time.monotonic() + HAND_OVER_WAIT
+                while not _released(served.output()):  # keep GAMES games running until a recycling hands one over
+                    assert time.monotonic() < deadline, f"no recycled worker handed a job over in {HAND_OVER_WAIT} s"
+                    running = [game for game in games if game not in ended]
+                    games.extend(_post(f"{served.base}/v1/games", body)["id"] for _ in range(GAMES - len(running)))
+                    time.sleep(0.5)
+                wait_for(lambda: ended >= set(games), "every game of computers to end", timeout=240, every=0.5)
             finally:
                 stop.set()
                 for watcher in watchers:
                     watcher.join(30)
             pauses = {game: _longest_pause(served.base, game) for game in games}
             output = served.output()
-        lines = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
-        recycled = [line for line in lines if "Autorestarting" in line["message"]]
-        released = [job for line in lines for job in line.get("released", [])]
-        assert recycled and released, (len(recycled), released)  # a loaded machine may end the games before a second recycling
+        recycled = [line for line in _lines(output) if "Autorestarting" in line["message"]]
+        assert recycled and _released(output), (len(recycled), _released(output))
         assert max(pauses.values()) < LONGEST_PAUSE, pauses
         engine = make_engine(url)
         try:
