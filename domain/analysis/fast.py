@@ -18,12 +18,12 @@ import numpy as np
 import numpy.typing as npt
 
 from domain.ai.fastsim.lookups import (
-    CAPTURE, INDEX, M_LIVE, N_CARDS, NOT_LOW, PIPS, REVOKE_PENALTY, SPADE, TRUMP, tables_of,
+    CAPTURE, INDEX, M_LIVE, N_CARDS, NOT_LOW, PIPS, RANK, REVOKE_PENALTY, SPADE, SUIT, TRUMP, tables_of,
 )
 from domain.ai.fastsim.position import position_of, shed_two
 from domain.analysis.reference import NoLegalAction
 from domain.analysis.search import (
-    F_CAPTURE, F_CLASS, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
+    F_CAPTURE, F_CLASS, F_CODE, F_GROUP, F_ORDER, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, KEY_CARDS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
     I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END, I_MONOTONE,
@@ -158,10 +158,11 @@ def search_of(state: GameState, side: int) -> Search:
         facts[F_SPADE, c] = cards[SPADE, c]
         # Its class: cards of one class, of one suit, with no card in play between them, are
         # worth the same wherever they go (search.py's merging); -1 for a card that is
-        # alone of its kind (the high or low trump, a joker, a spade under the spade point).
-        alone = c in (high, low) or c >= 52 or (rules.spade_point and cards[SPADE, c] >= 0)
+        # alone of its kind (the high or low trump, a joker, the top spade under the spade point).
+        alone = c in (high, low, spade) or c >= 52
         live = int((masks[M_LIVE] >> c) & 1)
         facts[F_CLASS, c] = -1 if alone else (int(cards[CAPTURE, c]) * 1024 + int(cards[PIPS, c]) * 2 + live)
+    _key_order(facts, cards)
     contract = has_contract(rules, hand)
     bid = hand.high_bid if contract else 0
     makers = rules.side_of(hand.maker)
@@ -226,7 +227,7 @@ def search_of(state: GameState, side: int) -> Search:
     out = sum(1 << seat for seat in hand.extra.out)
     left = int(sum(len(c) for c in hand.cards))
     rows = table_size(left)
-    width = players + sides + 1
+    width = KEY_CARDS + 1 + sides + 1
     keys = np.zeros((rows, width), dtype=np.int64)
     bounds = np.zeros((rows, 4), dtype=np.int64)
     depth = left + 2
@@ -240,6 +241,28 @@ def search_of(state: GameState, side: int) -> Search:
         (len(hand.table), hand.to_act, leader, out, len(hand.tricks), broken, revoked, last_winner),
         keys, bounds, moves, scores, frames, info,
     )
+
+
+def _key_order(facts: Array, cards: Array) -> None:
+    """Fill the rows the table's key reads: each card's code, and the order the key lists the cards in.
+
+    The order: the trumps strongest first, then each suit's other cards highest first. The
+    code: one per class (what a capturer gets), and one of its own for a card alone of its kind.
+    """
+    classes = sorted({int(facts[F_CLASS, c]) for c in range(N_CARDS) if facts[F_CLASS, c] >= 0})
+    alone = [c for c in range(N_CARDS) if facts[F_CLASS, c] < 0]
+    code = {kind: i for i, kind in enumerate(classes)}
+    assert len(classes) + len(alone) <= 32, "a key's byte holds 32 codes"
+    for c in range(N_CARDS):
+        kind = int(facts[F_CLASS, c])
+        facts[F_CODE, c] = code[kind] if kind >= 0 else len(classes) + alone.index(c)
+    order = sorted(
+        range(N_CARDS),
+        key=lambda c: (0, -int(cards[TRUMP, c])) if cards[TRUMP, c] >= 0 else (1 + int(cards[SUIT, c]), -int(cards[RANK, c])),
+    )
+    for i, c in enumerate(order):
+        facts[F_ORDER, i] = c
+        facts[F_GROUP, i] = 0 if cards[TRUMP, c] >= 0 else 1 + int(cards[SUIT, c])
 
 
 def _tricks_matter(rules: Rules) -> bool:

@@ -84,7 +84,8 @@ I_SPADE_CARD = 31  # the highest spade that will be played, -1 none (or no spade
 I_SCORING = 32  # the cards whose capture can score (points, pips under the game point, high, low, top spade)
 I_DEAD_END = 33  # 1: once no card left can score, the rest of the hand changes nothing (no trick counts, no revokes)
 I_MONOTONE = 34  # 1: two sides, and a card more taken by a side never lowers its value (see _bounded)
-INFO = 35
+I_BY_CARD = 35  # 1: the table keys each card by itself, not by relative rank (for the tests that compare the two)
+INFO = 36
 
 # Slots of the ``tally`` past each side's points (0..sides-1), pips (sides..) and tricks (2 * sides..).
 T_HIGH = 0  # tally[3 * sides + T_HIGH]: the side that took the high trump, -1 not yet
@@ -98,7 +99,12 @@ F_SEAT = 2  # the seat that plays (or played) it
 F_OWNER = 3  # the seat dealt it (the low point's original owner), -1 none
 F_CLASS = 4  # cards of one class, one suit and no card in play between them are equivalent; -1 alone of its kind
 F_SPADE = 5  # its rank when a printed spade, else -1
-FACTS = 6
+F_CODE = 6  # what the table's key says of it: one code for the cards worth the same to a capturer, or its own
+F_ORDER = 7  # facts[F_ORDER, i]: the i-th card in the key's order (the trumps strongest first, then each suit's)
+F_GROUP = 8  # facts[F_GROUP, i]: the group of that card (0 the trumps, 1 + its suit)
+FACTS = 9
+
+KEY_CARDS = 7  # words of a key holding the cards in play, a byte each (the holder, the code)
 
 INFINITE = 1 << 40
 NO_GUESS = -INFINITE - 2  # solve's guess: start from a greedy line's value
@@ -404,7 +410,7 @@ def _run(
             f[FS_SLOT] = -1
             hint = -1
             if nin == 0 and only < 0 and greedy == 0:
-                slot = _fill_key(info, held, tally, seat, f[FS_OUT], f[FS_REVOKED], players, sides, keys)
+                slot = _fill_key(info, facts, held, tally, seat, f[FS_OUT], f[FS_REVOKED], players, sides, keys)
                 f[FS_SLOT] = slot
                 if bounds[slot, 2] == 1 and _same_key(keys, slot):
                     lower = bounds[slot, 0]
@@ -421,7 +427,11 @@ def _run(
                         f[FS_ALPHA] = lower
                     if upper < f[FS_BETA]:
                         f[FS_BETA] = upper
-                    hint = bounds[slot, 3]
+                    if bounds[slot, 3] >= 0:
+                        live = 0
+                        for s in range(players):
+                            live |= held[s]
+                        hint = _canon_card(facts, live, bounds[slot, 3])
             if nin == 0 and only < 0 and info[I_MONOTONE] == 1 and greedy == 0:
                 found = _bounded(info, facts, side_of, before, may_win, held, tally, players, f, points)
                 if found != NO_BOUND:
@@ -461,7 +471,7 @@ def _run(
                 best = f[FS_BEST]
                 slot = f[FS_SLOT]
                 if slot > 0:
-                    _fill_key(info, held, tally, f[FS_SEAT], f[FS_OUT], f[FS_REVOKED], players, sides, keys)
+                    _fill_key(info, facts, held, tally, f[FS_SEAT], f[FS_OUT], f[FS_REVOKED], players, sides, keys)
                     for k in range(keys.shape[1]):
                         keys[slot, k] = keys[0, k]
                     lower = -INFINITE
@@ -476,7 +486,10 @@ def _run(
                     bounds[slot, 0] = lower
                     bounds[slot, 1] = upper
                     bounds[slot, 2] = 1
-                    bounds[slot, 3] = f[FS_BEST_CARD]
+                    live = 0
+                    for s in range(players):
+                        live |= held[s]
+                    bounds[slot, 3] = _canon_index(facts, live, f[FS_BEST_CARD]) if f[FS_BEST_CARD] >= 0 else -1
                 result = best
                 step = _RETURN
                 continue
@@ -653,15 +666,43 @@ def _bounded(
                 mine = s
         elif side_of[s] == other and theirs < 0:
             theirs = s
+    # The strongest trumps left, while one side holds them all, are that side's whatever is played: the
+    # winner of a trick one of them is in is a trump at least as strong, which only that side holds.
+    sure = 0
+    sure_side = -1
+    for i in range(facts.shape[1]):
+        if facts[F_GROUP, i] != 0:
+            break
+        c = facts[F_ORDER, i]
+        if not (remaining >> c) & 1:
+            continue
+        holder = side_of[facts[F_SEAT, c]]
+        if sure_side < 0:
+            sure_side = holder
+        elif holder != sure_side:
+            break
+        sure |= 1 << c
     tricks = f[FS_TRICKS] + 1
-    _take(info, facts, tally, remaining, side, 1)
+    taken = remaining if sure_side == side else remaining & ~sure
+    _take(info, facts, tally, taken, side, 1)
+    if taken != remaining:
+        _take(info, facts, tally, sure, sure_side, 1)
     high = hand_value(info, side_of, before, may_win, tally, tricks, mine, f[FS_REVOKED], points)
-    _take(info, facts, tally, remaining, side, -1)
+    if taken != remaining:
+        _take(info, facts, tally, sure, sure_side, -1)
+    _take(info, facts, tally, taken, side, -1)
     if high <= f[FS_ALPHA]:
         return high  # type: ignore[no-any-return]
-    _take(info, facts, tally, remaining, other, 1)
+    # The worst: every card left to the other side but the side's own sure trumps (a third side's sure
+    # trumps given to the other side too: more game pips for it only lower the side's own progress).
+    given = remaining & ~sure if sure_side == side else remaining
+    _take(info, facts, tally, given, other, 1)
+    if given != remaining:
+        _take(info, facts, tally, sure, side, 1)
     low = hand_value(info, side_of, before, may_win, tally, tricks, theirs, f[FS_REVOKED], points)
-    _take(info, facts, tally, remaining, other, -1)
+    if given != remaining:
+        _take(info, facts, tally, sure, side, -1)
+    _take(info, facts, tally, given, other, -1)
     if low >= f[FS_BETA] or low == high:
         return low  # type: ignore[no-any-return]
     return NO_BOUND
@@ -669,12 +710,42 @@ def _bounded(
 
 @inline
 def _fill_key(
-    info: Any, held: Any, tally: Any, seat: int, out: int, revoked: int, players: int, sides: int, keys: Any,
+    info: Any, facts: Any, held: Any, tally: Any, seat: int, out: int, revoked: int, players: int, sides: int,
+    keys: Any,
 ) -> int:
-    """Write the table key of a trick's start in keys[0]; return its slot (1 or more)."""
+    """Write the table key of a trick's start in keys[0]; return its slot (1 or more).
+
+    The cards are keyed by relative rank: the cards in play of each group (the trumps,
+    then each suit), strongest first, each as its holder and its code. Two positions
+    keyed alike differ only in which cards of one code, at the same place in their suit,
+    are still in play: every trick then goes the same way and takes the same worth.
+    """
     width = keys.shape[1]
+    live = 0
     for s in range(players):
-        keys[0, s] = held[s]
+        live |= held[s]
+    for k in range(KEY_CARDS + 1):
+        keys[0, k] = 0
+    n = 0
+    counts = 0
+    if info[I_BY_CARD] == 1:
+        for s in range(players):
+            keys[0, s] = held[s]
+        live = 0  # the cards are keyed already
+    for i in range(facts.shape[1]):
+        c = facts[F_ORDER, i]
+        if not (live >> c) & 1:
+            continue
+        holder = 0
+        for s in range(players):
+            if (held[s] >> c) & 1:
+                holder = s
+                break
+        keys[0, n >> 3] |= (holder | (facts[F_CODE, c] << 3)) << ((n & 7) * 8)
+        n += 1
+        counts += 1 << (6 * facts[F_GROUP, i])
+    if info[I_BY_CARD] == 0:
+        keys[0, KEY_CARDS] = counts
     pips = info[I_GAME_POINT] == 1
     count = info[I_TRICKS_MATTER] == 1
     for s in range(sides):
@@ -683,7 +754,7 @@ def _fill_key(
             word |= tally[sides + s] << 16
         if count:
             word |= tally[2 * sides + s] << 32
-        keys[0, players + s] = word
+        keys[0, KEY_CARDS + 1 + s] = word
     base = 3 * sides
     keys[0, width - 1] = (
         seat | (out << 4) | (revoked << 12) | ((tally[base] + 1) << 20) | ((tally[base + 1] + 1) << 24)
@@ -694,6 +765,32 @@ def _fill_key(
         h = (h ^ np.uint64(keys[0, i])) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
     return 1 + int(h % np.uint64(keys.shape[0] - 1))
+
+
+@inline
+def _canon_index(facts: Any, live: int, card: int) -> int:
+    """Return ``card``'s place among the cards ``live`` in the key's order (the table keeps a best card so)."""
+    n = 0
+    for i in range(facts.shape[1]):
+        c = facts[F_ORDER, i]
+        if c == card:
+            return n
+        if (live >> c) & 1:
+            n += 1
+    return -1
+
+
+@inline
+def _canon_card(facts: Any, live: int, index: int) -> int:
+    """Return the card at place ``index`` among the cards ``live`` in the key's order, -1 none."""
+    n = 0
+    for i in range(facts.shape[1]):
+        c = facts[F_ORDER, i]
+        if (live >> c) & 1:
+            if n == index:
+                return c  # type: ignore[no-any-return]
+            n += 1
+    return -1
 
 
 @inline

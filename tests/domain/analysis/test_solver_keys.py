@@ -1,0 +1,128 @@
+"""Relative ranks in the transposition table change no value, only how much is searched (domain/analysis/search.py).
+
+The table keys the cards in play by relative rank: each group (the trumps, then each
+suit) strongest first, each card as its holder and what its capturer gets. Two positions
+keyed alike differ only in which cards of one worth, at the same place in their suit, are
+still in play, so every trick goes the same way in both and takes the same worth.
+
+The first test holds that claim directly: from trick starts a few tricks from the end,
+every way to play one trick is played on the reducers, the trick starts it leads to are
+grouped by their relative key, and where one key stands for different cards, each
+position is solved with a key that names every card (``I_BY_CARD``): one value per key.
+The second solves whole hands, or most of one, with each key: the same values, and fewer
+nodes with relative ranks.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+from domain.analysis.fast import search_of, searchable
+from domain.analysis.search import I_BY_CARD, _fill_key
+from domain.analysis.solver import value_side
+from domain.context import NO_DEALS
+from domain.decide import decide
+from domain.evolve import replay
+from domain.legal import legal_commands
+from domain.presets import get_preset
+from domain.rules import Rules, rules_from_dict
+from domain.state import GameState
+from tests.domain.analysis.positions import positions
+
+# The default and counting-card-heavy presets, Nine Card Pitch's spade point and five, four sides,
+# jokers with the off-jack, trump only, and six seats in two sides.
+CASES: dict[str, Rules] = {
+    "team-auction": get_preset("team-auction").rules,
+    "smear-10": get_preset("smear-10").rules,
+    "pedro": get_preset("pedro").rules,
+    "solo-auction": get_preset("solo-auction").rules,
+    "nine-card-pitch": get_preset("nine-card-pitch").rules,
+    "jokers-off-jack": rules_from_dict({"jokers": 2, "off_jack": True}),
+    "trump-only": rules_from_dict({"hand_size": 9, "discarding": "all-nontrump", "jokers": 2, "trump_only": True}),
+    "six-in-threes": rules_from_dict({"players": 6, "side_size": 3, "hand_size": 8}),
+}
+
+
+def _key(state: GameState, side: int, by_card: bool) -> tuple[int, ...]:
+    """The table's key of a trick's start, as the search writes it."""
+    search = search_of(state, side)
+    search.info[I_BY_CARD] = int(by_card)
+    held, tally = search.arrays[8], search.arrays[9]
+    _, to_act, _, out, _, _, revoked, _ = search.scalars
+    rules = state.rules
+    _fill_key(search.info, search.arrays[4], held, tally, to_act, out, revoked, rules.players, rules.sides, search.keys)
+    return tuple(int(word) for word in search.keys[0])
+
+
+def _after_one_trick(state: GameState) -> list[GameState]:
+    """The trick starts reached by every way of playing the trick that begins at ``state``."""
+    assert state.hand is not None
+    number, tricks = state.hand.number, len(state.hand.tricks)
+    found: list[GameState] = []
+    stack = [state]
+    while stack:
+        here = stack.pop()
+        hand = here.hand
+        if here.ended is not None or hand is None or hand.number != number or here.to_act is None:
+            continue
+        if len(hand.tricks) > tricks:
+            if not hand.table and searchable(here):
+                found.append(here)
+            continue
+        for command in legal_commands(here, here.to_act):
+            stack.append(replay(decide(here, command, NO_DEALS), here))
+    return found
+
+
+def _trick_start(state: GameState) -> GameState:
+    """``state``, or the start of its next trick when a trick is under way (each seat playing its first legal card)."""
+    number = state.hand.number if state.hand is not None else -1
+    while state.hand is not None and state.hand.table and state.to_act is not None and state.hand.number == number:
+        state = replay(decide(state, legal_commands(state, state.to_act)[0], NO_DEALS), state)
+    return state
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_positions_keyed_alike_have_one_value(name: str) -> None:
+    rules = CASES[name]
+    starts = [_trick_start(s) for s in positions(rules, f"keyed-{name}", 10, most_left=5 * rules.players,
+                                                  least_left=3 * rules.players)]
+    shared = 0
+    for start in starts:
+        if start.hand is None or start.hand.table or not searchable(start):
+            continue
+        side = value_side(start)
+        groups: dict[tuple[int, ...], dict[tuple[int, ...], GameState]] = defaultdict(dict)
+        for after in _after_one_trick(start):
+            groups[_key(after, side, False)][_key(after, side, True)] = after
+        for alike in groups.values():
+            if len(alike) < 2:
+                continue
+            shared += 1
+            values = set()
+            for after in alike.values():
+                search = search_of(after, side)
+                search.info[I_BY_CARD] = 1
+                values.add(search.value())
+            assert len(values) == 1, f"positions keyed alike have the values {values}"
+    assert shared > 0, "no two different positions were keyed alike"
+
+
+@pytest.mark.parametrize("name", [name for name in CASES if name != "solo-auction"])  # four sides: the bounds settle it
+def test_relative_ranks_find_the_value_a_key_naming_every_card_finds(name: str) -> None:
+    rules = CASES[name]
+    most_left = min(24, 5 * rules.players)
+    found = [s for s in positions(rules, f"keys-{name}", 5, most_left=most_left, least_left=most_left - 4)
+             if searchable(s)]
+    assert len(found) >= 3
+    saved = 0
+    for state in found:
+        side = value_side(state)
+        relative = search_of(state, side)
+        by_card = search_of(state, side)
+        by_card.info[I_BY_CARD] = 1
+        assert relative.value() == by_card.value()
+        saved += by_card.nodes - relative.nodes
+    assert saved > 0, "relative ranks met no transposition in any of these hands"
