@@ -13,7 +13,8 @@ What the search adds:
   domain/scoring.py does (``_score_hand``: contract, moon, set, bid only, bid bonus, no
   junk points, every trick, revokes, junk limits), then valued for the side searched
   (value.py).
-- A transposition table at the start of each trick, keyed by every seat's cards, the
+- A transposition table at the start of each trick, keyed by the cards in play by
+  relative rank (each one's holder and worth, in its suit's order: ``_fill_key``), the
   tally (the parts the rules score), the seat to lead, the seats out and the sides that
   revoked: all the rest of the hand depends on. It keeps bounds (fail-soft), and the
   value is found by null-window searches (MTD(f)).
@@ -27,8 +28,8 @@ What the search adds:
   value (no moon, no trick contract, no every-trick penalty, no revoke standing; with
   three or more sides, no cap that a makers' set lifts), the value lies between the
   hand's value with every card left taken by the other side (of three or more, the one
-  with the most game pips so far) and with every one taken by the side searched; a
-  window outside that range is answered at once.
+  with the most game pips so far) and with every one taken by the side searched, the top
+  trumps one side holds going to it in both; a window outside that range is answered at once.
 - Moves ordered: a leader's strongest cards first; a follower's cheapest winning card
   first, or points onto a partner's winning card.
 
@@ -41,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from domain.ai.fastsim.bits import lowest_bit
+from domain.ai.fastsim.bits import lowest_bit, popcount
 from domain.ai.fastsim.kernel import R_REVOKE, _legal_by, _next_in_trick, _trick_winner, inline, jit, play_rules
 from domain.ai.fastsim.lookups import (
     ABOVE, FINISH_EARLY, M_JOKER, M_LIVE, M_SUIT, M_TRUMP, PLAYERS, RANK, SUIT, TRUMP,
@@ -101,8 +102,9 @@ F_CLASS = 4  # cards of one class, one suit and no card in play between them are
 F_SPADE = 5  # its rank when a printed spade, else -1
 F_CODE = 6  # what the table's key says of it: one code for the cards worth the same to a capturer, or its own
 F_ORDER = 7  # facts[F_ORDER, i]: the i-th card in the key's order (the trumps strongest first, then each suit's)
-F_GROUP = 8  # facts[F_GROUP, i]: the group of that card (0 the trumps, 1 + its suit)
-FACTS = 9
+F_GROUP = 8  # its group in that order: 0 the trumps, 1 + its suit
+F_BEFORE = 9  # the cards before it in that order, a bit mask
+FACTS = 10
 
 KEY_CARDS = 7  # words of a key holding the cards in play, a byte each (the holder, the code)
 
@@ -671,9 +673,9 @@ def _bounded(
     sure = 0
     sure_side = -1
     for i in range(facts.shape[1]):
-        if facts[F_GROUP, i] != 0:
-            break
         c = facts[F_ORDER, i]
+        if facts[F_GROUP, c] != 0:
+            break
         if not (remaining >> c) & 1:
             continue
         holder = side_of[facts[F_SEAT, c]]
@@ -726,25 +728,20 @@ def _fill_key(
         live |= held[s]
     for k in range(KEY_CARDS + 1):
         keys[0, k] = 0
-    n = 0
     counts = 0
     if info[I_BY_CARD] == 1:
         for s in range(players):
             keys[0, s] = held[s]
-        live = 0  # the cards are keyed already
-    for i in range(facts.shape[1]):
-        c = facts[F_ORDER, i]
-        if not (live >> c) & 1:
-            continue
-        holder = 0
+    else:
+        # Each card's place: how many cards in play come before it in the order.
         for s in range(players):
-            if (held[s] >> c) & 1:
-                holder = s
-                break
-        keys[0, n >> 3] |= (holder | (facts[F_CODE, c] << 3)) << ((n & 7) * 8)
-        n += 1
-        counts += 1 << (6 * facts[F_GROUP, i])
-    if info[I_BY_CARD] == 0:
+            m = held[s]
+            while m:
+                c = lowest_bit(m)
+                m &= m - 1
+                n = popcount(live & facts[F_BEFORE, c])
+                keys[0, n >> 3] |= (s | (facts[F_CODE, c] << 3)) << ((n & 7) * 8)
+                counts += 1 << (6 * facts[F_GROUP, c])
         keys[0, KEY_CARDS] = counts
     pips = info[I_GAME_POINT] == 1
     count = info[I_TRICKS_MATTER] == 1
@@ -770,26 +767,18 @@ def _fill_key(
 @inline
 def _canon_index(facts: Any, live: int, card: int) -> int:
     """Return ``card``'s place among the cards ``live`` in the key's order (the table keeps a best card so)."""
-    n = 0
-    for i in range(facts.shape[1]):
-        c = facts[F_ORDER, i]
-        if c == card:
-            return n
-        if (live >> c) & 1:
-            n += 1
-    return -1
+    return popcount(live & facts[F_BEFORE, card])
 
 
 @inline
 def _canon_card(facts: Any, live: int, index: int) -> int:
     """Return the card at place ``index`` among the cards ``live`` in the key's order, -1 none."""
-    n = 0
-    for i in range(facts.shape[1]):
-        c = facts[F_ORDER, i]
-        if (live >> c) & 1:
-            if n == index:
-                return c  # type: ignore[no-any-return]
-            n += 1
+    m = live
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if popcount(live & facts[F_BEFORE, c]) == index:
+            return c  # type: ignore[no-any-return]
     return -1
 
 
