@@ -778,7 +778,7 @@ def _canon_card(facts: Any, live: int, index: int) -> int:
         c = lowest_bit(m)
         m &= m - 1
         if popcount(live & facts[F_BEFORE, c]) == index:
-            return c  # type: ignore[no-any-return]
+            return c
     return -1
 
 
