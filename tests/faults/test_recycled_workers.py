@@ -5,11 +5,11 @@ A recycled worker releases the jobs it runs and those queued for it, and the oth
 takes them up at once (told through NOTIFY); workers are recycled one at a time, so one
 is always there to take them. Games of computers keep being started (three at a time) until
 a recycled worker has handed a job over: which worker holds a game's moves is chance, and
-a worker recycled while the other held every game would release nothing. The second
-recycling then hands over what the first left with the other. The lease is a minute here: a move that waited for its
-runner's lease to expire would leave its game still for a minute, so each game's longest
-pause between two events, far below that, shows that no move waited for a lease. Every
-game ends, its log whole with one move per turn (tests/faults/logs.py), and no job failed.
+a worker recycled while the other held every game would release nothing; the next
+recycling then hands over what the first left with the other. The lease is a minute here:
+a move that waited for its runner's lease to expire would leave its game still for a
+minute, so each game's longest pause between two events, far below that, shows that no
+move waited for a lease. Every game ends, its log whole with one move per turn (tests/faults/logs.py), and no job failed.
 """
 
 from __future__ import annotations

@@ -49,10 +49,10 @@ def _key(state: GameState, side: int, by_card: bool) -> tuple[int, ...]:
     """The table's key of a trick's start, as the search writes it."""
     search = search_of(state, side)
     search.info[I_BY_CARD] = int(by_card)
-    held, tally = search.arrays[8], search.arrays[9]
+    _, _, _, _, facts, _, _, _, held, tally, _, _, _ = search.arrays
     _, to_act, _, out, _, _, revoked, _ = search.scalars
     rules = state.rules
-    _fill_key(search.info, search.arrays[4], held, tally, to_act, out, revoked, rules.players, rules.sides, search.keys)
+    _fill_key(search.info, facts, held, tally, to_act, out, revoked, rules.players, rules.sides, search.keys)
     return tuple(int(word) for word in search.keys[0])
 
 
