@@ -23,7 +23,7 @@ from domain.ai.fastsim.lookups import (
 from domain.ai.fastsim.position import position_of, shed_two
 from domain.analysis.reference import NoLegalAction
 from domain.analysis.search import (
-    F_BEFORE, F_CAPTURE, F_CLASS, F_CODE, F_GROUP, F_ORDER, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, KEY_CARDS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
+    F_BEFORE, F_CAPTURE, F_CLASS, F_UP, F_CODE, F_GROUP, F_ORDER, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, KEY_CARDS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
     I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END, I_MONOTONE,
@@ -265,6 +265,7 @@ def _key_order(facts: Array, cards: Array) -> None:
         facts[F_ORDER, i] = c
         facts[F_GROUP, c] = 0 if cards[TRUMP, c] >= 0 else 1 + int(cards[SUIT, c])
         facts[F_BEFORE, c] = before
+        facts[F_UP, c] = order[i - 1] if i > 0 and facts[F_GROUP, order[i - 1]] == facts[F_GROUP, c] else -1
         before |= 1 << c
 
 

@@ -16,8 +16,14 @@ What the search adds:
 - A transposition table at the start of each trick, keyed by the cards in play by
   relative rank (each one's holder and worth, in its suit's order: ``_fill_key``), the
   tally (the parts the rules score), the seat to lead, the seats out and the sides that
-  revoked: all the rest of the hand depends on. It keeps bounds (fail-soft), and the
-  value is found by null-window searches (MTD(f)).
+  revoked: all the rest of the hand depends on. It keeps bounds (fail-soft), those found for
+  one position by several searches together, in buckets of two rows (one kept for the
+  position with the most cards left, one always replaced); the value is found by
+  null-window searches (MTD(f)).
+- The last trick is not searched: each seat's one card is its only play.
+- The search loop, the move ordering and the scoring run without numba's reference
+  counting (kernel.py's ``hot``): they allocate nothing and index the scratch rows of
+  their arrays in place rather than take views of them, which numba would count.
 - Equivalent cards merged: of two cards of one suit held by one seat, with no card
   still in play between them and worth the same to their capturer (the same card points
   and game pips, both trumps or not, neither the high or low trump in play, a joker or a
@@ -43,9 +49,9 @@ from typing import Any
 import numpy as np
 
 from domain.ai.fastsim.bits import lowest_bit, popcount
-from domain.ai.fastsim.kernel import R_REVOKE, _legal_by, _next_in_trick, _trick_winner, inline, jit, play_rules
+from domain.ai.fastsim.kernel import R_REVOKE, _legal_by, _next_in_trick, _trick_winner, hot, inline, jit, play_rules
 from domain.ai.fastsim.lookups import (
-    ABOVE, FINISH_EARLY, M_JOKER, M_LIVE, M_SUIT, M_TRUMP, PLAYERS, RANK, SUIT, TRUMP,
+    FINISH_EARLY, M_JOKER, M_LIVE, M_SUIT, M_TRUMP, PLAYERS, RANK, SUIT, TRUMP,
     TRUMP_ONLY,
 )
 
@@ -104,7 +110,8 @@ F_CODE = 6  # what the table's key says of it: one code for the cards worth the 
 F_ORDER = 7  # facts[F_ORDER, i]: the i-th card in the key's order (the trumps strongest first, then each suit's)
 F_GROUP = 8  # its group in that order: 0 the trumps, 1 + its suit
 F_BEFORE = 9  # the cards before it in that order, a bit mask
-FACTS = 10
+F_UP = 10  # the card just before it in that order in its group (the next stronger), -1 none
+FACTS = 11
 
 KEY_CARDS = 7  # words of a key holding the cards in play, a byte each (the holder, the code)
 
@@ -115,12 +122,12 @@ MOVES = SAVED + 32
 
 
 @inline
-def _bits_sum(mask: int, values: Any) -> int:
+def _bits_sum(mask: int, facts: Any, row: int) -> int:
     total = 0
     while mask:
         c = lowest_bit(mask)
         mask &= mask - 1
-        total += values[c]
+        total += facts[row, c]
     return total
 
 
@@ -128,8 +135,8 @@ def _bits_sum(mask: int, values: Any) -> int:
 def _take(info: Any, facts: Any, tally: Any, won: int, side: int, sign: int) -> None:
     """Add (sign 1) or take back (sign -1) a trick of the cards ``won`` taken by ``side``."""
     sides = info[I_SIDES]
-    tally[side] += sign * _bits_sum(won, facts[F_CAPTURE])
-    tally[sides + side] += sign * _bits_sum(won, facts[F_PIPS])
+    tally[side] += sign * _bits_sum(won, facts, F_CAPTURE)
+    tally[sides + side] += sign * _bits_sum(won, facts, F_PIPS)
     tally[2 * sides + side] += sign
     base = 3 * sides
     for k in range(3):
@@ -138,7 +145,7 @@ def _take(info: Any, facts: Any, tally: Any, won: int, side: int, sign: int) -> 
             tally[base + k] = side if sign > 0 else -1
 
 
-@jit
+@hot
 def hand_value(info: Any, side_of: Any, before: Any, may_win: Any, tally: Any, n_tricks: int, last_winner: int,
                revoked: int, points: Any) -> int:
     """Return the value for info[I_SIDE] of a finished hand (domain/points.py, then domain/scoring.py)."""
@@ -173,7 +180,7 @@ def hand_value(info: Any, side_of: Any, before: Any, may_win: Any, tally: Any, n
                 points[info[I_TIE_MAKERS]] += 1
     if info[I_SPADE_POINT] == 1 and tally[base + T_SPADE] >= 0:
         points[tally[base + T_SPADE]] += 1
-    change = _score_hand(info, before, may_win, points, tally[2 * sides:3 * sides], n_tricks, revoked)
+    change = _score_hand(info, before, may_win, points, tally, 2 * sides, n_tricks, revoked)
     side = info[I_SIDE]
     if sides == 2:
         return change[side] - change[1 - side]  # type: ignore[no-any-return]
@@ -181,8 +188,13 @@ def hand_value(info: Any, side_of: Any, before: Any, may_win: Any, tally: Any, n
 
 
 @inline
-def _score_hand(info: Any, before: Any, may_win: Any, points: Any, tricks: Any, every: int, revoked: int) -> Any:
-    """Return each side's progress this hand (domain/scoring.py score_hand, before counting down)."""
+def _score_hand(
+    info: Any, before: Any, may_win: Any, points: Any, tally: Any, at: int, every: int, revoked: int,
+) -> Any:
+    """Return each side's progress this hand (domain/scoring.py score_hand, before counting down).
+
+    Each side's tricks are tally[at + side].
+    """
     sides = info[I_SIDES]
     makers = info[I_MAKERS]
     bid = info[I_BID]
@@ -194,7 +206,7 @@ def _score_hand(info: Any, before: Any, may_win: Any, points: Any, tricks: Any, 
     for s in range(sides):
         total += taken[s]
     moon_point = False
-    if moon and mode == 1 and tricks[makers] == every and total == taken[makers]:
+    if moon and mode == 1 and tally[at + makers] == every and total == taken[makers]:
         taken[makers] += 1
         moon_point = True
     if not contract:
@@ -203,11 +215,11 @@ def _score_hand(info: Any, before: Any, may_win: Any, points: Any, tricks: Any, 
         made = moon_point
     else:
         if info[I_CONTRACT_TRICKS] == 1:
-            made = tricks[makers] == bid if moon else tricks[makers] >= bid
+            made = tally[at + makers] == bid if moon else tally[at + makers] >= bid
         else:
             made = taken[makers] >= (min(bid, info[I_MAX_BID]) if moon else bid)
         if moon and info[I_MOON_TRICKS] == 1:
-            made = made and tricks[makers] == every
+            made = made and tally[at + makers] == every
     change = taken
     if contract:
         if made:
@@ -231,7 +243,7 @@ def _score_hand(info: Any, before: Any, may_win: Any, points: Any, tricks: Any, 
                 change[s] = 0
     if info[I_ALL_TRICKS] == 1:
         for winner in range(sides):
-            if tricks[winner] == every:
+            if tally[at + winner] == every:
                 for s in range(sides):
                     if s != winner:
                         change[s] -= 1
@@ -360,7 +372,7 @@ def solve(
         b = lower + step if way == 1 else upper - step + 1
 
 
-@jit
+@hot
 def _run(
     cards: Any, config: Any, masks: Any, hands: Any, info: Any, facts: Any, side_of: Any, before: Any,
     may_win: Any, held: Any, tally: Any, table_card: Any, table_seat: Any, n_in: int,
@@ -380,145 +392,171 @@ def _run(
     joker = masks[M_JOKER]
     side = info[I_SIDE]
     d = 0
-    f = frames[0]
-    f[FS_SEAT] = to_act
-    f[FS_NIN] = n_in
-    f[FS_LEADER] = leader
-    f[FS_OUT] = out
-    f[FS_TRICKS] = n_tricks
-    f[FS_BROKEN] = 1 if broken else 0
-    f[FS_REVOKED] = revoked
-    f[FS_LAST] = last_winner
-    f[FS_ALPHA] = alpha
-    f[FS_BETA] = beta
-    f[FS_ONLY] = first
+    frames[0, FS_SEAT] = to_act
+    frames[d, FS_NIN] = n_in
+    frames[d, FS_LEADER] = leader
+    frames[d, FS_OUT] = out
+    frames[d, FS_TRICKS] = n_tricks
+    frames[d, FS_BROKEN] = 1 if broken else 0
+    frames[d, FS_REVOKED] = revoked
+    frames[d, FS_LAST] = last_winner
+    frames[d, FS_ALPHA] = alpha
+    frames[d, FS_BETA] = beta
+    frames[d, FS_ONLY] = first
     step = _ENTER
     result = 0
     value = 0
     while True:
-        f = frames[d]
         if step == _ENTER:
             info[I_NODES] += 1
-            seat = f[FS_SEAT]
-            nin = f[FS_NIN]
+            seat = frames[d, FS_SEAT]
+            nin = frames[d, FS_NIN]
             led = masks[M_SUIT + cards[SUIT, table_card[0]]] if nin > 0 else 0
-            legal = _legal_by(rules, trump, joker, held[seat], led, f[FS_TRICKS] == 0, f[FS_BROKEN] == 1)
-            only = f[FS_ONLY]
+            legal = _legal_by(rules, trump, joker, held[seat], led, frames[d, FS_TRICKS] == 0, frames[d, FS_BROKEN] == 1)
+            only = frames[d, FS_ONLY]
             if legal == 0 or (only >= 0 and not (legal >> only) & 1):
                 info[I_STUCK] = 1
                 return 0
-            f[FS_ALPHA0] = f[FS_ALPHA]
-            f[FS_BETA0] = f[FS_BETA]
-            f[FS_SLOT] = -1
+            if nin == 0 and only < 0 and frames[d, FS_OUT] == 0 and config[TRUMP_ONLY] == 0:
+                last = True
+                for s in range(players):
+                    if held[s] == 0 or held[s] & (held[s] - 1):
+                        last = False
+                        break
+                if last:
+                    # The last trick: each seat's one card is its only legal play (no revoke is possible).
+                    result = _last_trick(cards, info, facts, side_of, before, may_win, held, tally, table_card,
+                                         table_seat, seat, players, frames[d, FS_TRICKS], frames[d, FS_REVOKED], points)
+                    step = _RETURN
+                    continue
+            frames[d, FS_ALPHA0] = frames[d, FS_ALPHA]
+            frames[d, FS_BETA0] = frames[d, FS_BETA]
+            frames[d, FS_SLOT] = -1
             hint = -1
             if nin == 0 and only < 0 and greedy == 0:
-                slot = _fill_key(info, facts, held, tally, seat, f[FS_OUT], f[FS_REVOKED], players, sides, keys)
-                f[FS_SLOT] = slot
-                if bounds[slot, 2] == 1 and _same_key(keys, slot):
+                slot = _fill_key(info, facts, held, tally, seat, frames[d, FS_OUT], frames[d, FS_REVOKED], players, sides, keys)
+                frames[d, FS_SLOT] = slot
+                if not (bounds[slot, 2] > 0 and _same_key(keys, slot)):
+                    slot += 1
+                if bounds[slot, 2] > 0 and _same_key(keys, slot):
                     lower = bounds[slot, 0]
                     upper = bounds[slot, 1]
-                    if lower >= f[FS_BETA] or lower == upper:
+                    if lower >= frames[d, FS_BETA] or lower == upper:
                         result = lower
                         step = _RETURN
                         continue
-                    if upper <= f[FS_ALPHA]:
+                    if upper <= frames[d, FS_ALPHA]:
                         result = upper
                         step = _RETURN
                         continue
-                    if lower > f[FS_ALPHA]:
-                        f[FS_ALPHA] = lower
-                    if upper < f[FS_BETA]:
-                        f[FS_BETA] = upper
+                    if lower > frames[d, FS_ALPHA]:
+                        frames[d, FS_ALPHA] = lower
+                    if upper < frames[d, FS_BETA]:
+                        frames[d, FS_BETA] = upper
                     if bounds[slot, 3] >= 0:
                         live = 0
                         for s in range(players):
                             live |= held[s]
                         hint = _canon_card(facts, live, bounds[slot, 3])
             if nin == 0 and only < 0 and info[I_MONOTONE] == 1 and greedy == 0:
-                found = _bounded(info, facts, side_of, before, may_win, held, tally, players, f, points)
+                found = _bounded(info, facts, side_of, before, may_win, held, tally, players, frames, d, points)
                 if found != NO_BOUND:
                     result = found
                     step = _RETURN
                     continue
             if only >= 0:
                 moves[d, 0] = only
-                f[FS_N] = 1
+                frames[d, FS_N] = 1
             else:
-                f[FS_N] = _order(
-                    cards, masks, facts, side_of, info, held, table_card, table_seat, nin, seat, legal, moves[d], scores[d],
+                frames[d, FS_N] = _order(
+                    cards, masks, facts, side_of, info, held, table_card, table_seat, nin, seat, legal, moves, scores, d,
                 )
                 if greedy == 1:
-                    f[FS_N] = 1
+                    frames[d, FS_N] = 1
                 if hint >= 0:
                     # The best card found for this position before (a narrower search's) goes first.
-                    for k in range(f[FS_N]):
+                    for k in range(frames[d, FS_N]):
                         if moves[d, k] == hint:
                             for j in range(k, 0, -1):
                                 moves[d, j] = moves[d, j - 1]
                             moves[d, 0] = hint
                             break
             maximising = side_of[seat] == side
-            f[FS_MAX] = 1 if maximising else 0
-            f[FS_BEST] = -INFINITE if maximising else INFINITE
-            f[FS_BEST_CARD] = -1
+            frames[d, FS_MAX] = 1 if maximising else 0
+            frames[d, FS_BEST] = -INFINITE if maximising else INFINITE
+            frames[d, FS_BEST_CARD] = -1
             honest = legal
             if nin > 0 and info[I_REVOKES] == 1:
-                honest = _legal_by(rules & ~R_REVOKE, trump, joker, held[seat], led, f[FS_TRICKS] == 0, f[FS_BROKEN] == 1)
-            f[FS_HONEST] = honest
-            f[FS_I] = 0
+                honest = _legal_by(rules & ~R_REVOKE, trump, joker, held[seat], led, frames[d, FS_TRICKS] == 0, frames[d, FS_BROKEN] == 1)
+            frames[d, FS_HONEST] = honest
+            frames[d, FS_I] = 0
             step = _NEXT
             continue
         if step == _NEXT:
-            if f[FS_I] >= f[FS_N] or f[FS_ALPHA] >= f[FS_BETA]:
-                best = f[FS_BEST]
-                slot = f[FS_SLOT]
+            if frames[d, FS_I] >= frames[d, FS_N] or frames[d, FS_ALPHA] >= frames[d, FS_BETA]:
+                best = frames[d, FS_BEST]
+                slot = frames[d, FS_SLOT]
                 if slot > 0:
-                    _fill_key(info, facts, held, tally, f[FS_SEAT], f[FS_OUT], f[FS_REVOKED], players, sides, keys)
-                    for k in range(keys.shape[1]):
-                        keys[slot, k] = keys[0, k]
+                    _fill_key(info, facts, held, tally, frames[d, FS_SEAT], frames[d, FS_OUT], frames[d, FS_REVOKED], players, sides, keys)
                     lower = -INFINITE
                     upper = INFINITE
-                    if best <= f[FS_ALPHA0]:
+                    if best <= frames[d, FS_ALPHA0]:
                         upper = best
-                    elif best >= f[FS_BETA0]:
+                    elif best >= frames[d, FS_BETA0]:
                         lower = best
                     else:
                         lower = best
                         upper = best
-                    bounds[slot, 0] = lower
-                    bounds[slot, 1] = upper
-                    bounds[slot, 2] = 1
                     live = 0
                     for s in range(players):
                         live |= held[s]
-                    bounds[slot, 3] = _canon_index(facts, live, f[FS_BEST_CARD]) if f[FS_BEST_CARD] >= 0 else -1
+                    # A bucket of two rows: the one searched from the most cards kept, the other always replaced;
+                    # bounds found for the same position before are kept with the new ones.
+                    size = popcount(live)
+                    if bounds[slot, 2] > 0 and _same_key(keys, slot):
+                        pass
+                    elif bounds[slot + 1, 2] > 0 and _same_key(keys, slot + 1):
+                        slot += 1
+                    else:
+                        if size < bounds[slot, 2]:
+                            slot += 1
+                        bounds[slot, 0] = -INFINITE
+                        bounds[slot, 1] = INFINITE
+                    for k in range(keys.shape[1]):
+                        keys[slot, k] = keys[0, k]
+                    if lower > bounds[slot, 0]:
+                        bounds[slot, 0] = lower
+                    if upper < bounds[slot, 1]:
+                        bounds[slot, 1] = upper
+                    bounds[slot, 2] = size
+                    bounds[slot, 3] = _canon_index(facts, live, frames[d, FS_BEST_CARD]) if frames[d, FS_BEST_CARD] >= 0 else -1
                 result = best
                 step = _RETURN
                 continue
-            seat = f[FS_SEAT]
-            nin = f[FS_NIN]
-            card = moves[d, f[FS_I]]
+            seat = frames[d, FS_SEAT]
+            nin = frames[d, FS_NIN]
+            card = moves[d, frames[d, FS_I]]
             bit = 1 << card
-            now_revoked = f[FS_REVOKED]
-            if not f[FS_HONEST] & bit:
+            now_revoked = frames[d, FS_REVOKED]
+            if not frames[d, FS_HONEST] & bit:
                 now_revoked |= 1 << side_of[seat]
             held[seat] &= ~bit
-            now_leader = seat if nin == 0 else f[FS_LEADER]
+            now_leader = seat if nin == 0 else frames[d, FS_LEADER]
             table_card[nin] = card
             table_seat[nin] = seat
             plays = nin + 1
-            now_broken = f[FS_BROKEN] == 1 or (bit & trump) != 0
-            now_out = f[FS_OUT]
+            now_broken = frames[d, FS_BROKEN] == 1 or (bit & trump) != 0
+            now_out = frames[d, FS_OUT]
             if now_out:
                 nxt = _next_in_trick(players, seat, now_leader, now_out)
             else:
                 nxt = -1 if plays == players else (seat + 1 if seat + 1 < players else 0)
             # What follows by itself (decide._next) until a seat must play: 0 search on, 1 the hand is over, 2 finished early.
             status = 0
-            f[FS_WON_SIDE] = -1
-            f[FS_SAVED] = 0
-            now_tricks = f[FS_TRICKS]
-            now_last = f[FS_LAST]
+            frames[d, FS_WON_SIDE] = -1
+            frames[d, FS_SAVED] = 0
+            now_tricks = frames[d, FS_TRICKS]
+            now_last = frames[d, FS_LAST]
             while True:
                 if nxt < 0:
                     winner = _trick_winner(cards, table_card, table_seat, 0, plays)
@@ -527,9 +565,9 @@ def _run(
                         won |= 1 << table_card[k]
                         moves[d, SAVED + k] = table_card[k]
                         moves[d, SAVED + 16 + k] = table_seat[k]
-                    f[FS_SAVED] = plays
-                    f[FS_WON] = won
-                    f[FS_WON_SIDE] = side_of[winner]
+                    frames[d, FS_SAVED] = plays
+                    frames[d, FS_WON] = won
+                    frames[d, FS_WON_SIDE] = side_of[winner]
                     _take(info, facts, tally, won, side_of[winner], 1)
                     now_tricks += 1
                     now_last = winner
@@ -581,22 +619,21 @@ def _run(
             if status == 2:
                 value = _finish(
                     cards, config, masks, hands, info, facts, side_of, before, may_win, held, tally,
-                    now_leader, now_tricks, now_revoked, now_last, rules, points,
+                    now_leader, now_tricks, now_revoked, now_last, rules, points, table_card, table_seat, scores, d + 1,
                 )
                 step = _UNDO
                 continue
-            g = frames[d + 1]
-            g[FS_SEAT] = nxt
-            g[FS_NIN] = plays
-            g[FS_LEADER] = now_leader
-            g[FS_OUT] = now_out
-            g[FS_TRICKS] = now_tricks
-            g[FS_BROKEN] = 1 if now_broken else 0
-            g[FS_REVOKED] = now_revoked
-            g[FS_LAST] = now_last
-            g[FS_ALPHA] = f[FS_ALPHA]
-            g[FS_BETA] = f[FS_BETA]
-            g[FS_ONLY] = -1
+            frames[d + 1, FS_SEAT] = nxt
+            frames[d + 1, FS_NIN] = plays
+            frames[d + 1, FS_LEADER] = now_leader
+            frames[d + 1, FS_OUT] = now_out
+            frames[d + 1, FS_TRICKS] = now_tricks
+            frames[d + 1, FS_BROKEN] = 1 if now_broken else 0
+            frames[d + 1, FS_REVOKED] = now_revoked
+            frames[d + 1, FS_LAST] = now_last
+            frames[d + 1, FS_ALPHA] = frames[d, FS_ALPHA]
+            frames[d + 1, FS_BETA] = frames[d, FS_BETA]
+            frames[d + 1, FS_ONLY] = -1
             d += 1
             step = _ENTER
             continue
@@ -607,29 +644,29 @@ def _run(
             value = result
             step = _UNDO
             continue
-        # _UNDO: take back the move f[FS_I] of frame d, and count its value.
-        seat = f[FS_SEAT]
-        card = moves[d, f[FS_I]]
-        won_side = f[FS_WON_SIDE]
+        # _UNDO: take back the move frames[d, FS_I] of frame d, and count its value.
+        seat = frames[d, FS_SEAT]
+        card = moves[d, frames[d, FS_I]]
+        won_side = frames[d, FS_WON_SIDE]
         if won_side >= 0:
-            _take(info, facts, tally, f[FS_WON], won_side, -1)
-            for k in range(f[FS_SAVED]):
+            _take(info, facts, tally, frames[d, FS_WON], won_side, -1)
+            for k in range(frames[d, FS_SAVED]):
                 table_card[k] = moves[d, SAVED + k]
                 table_seat[k] = moves[d, SAVED + 16 + k]
         held[seat] |= 1 << card
-        if f[FS_MAX] == 1:
-            if value > f[FS_BEST]:
-                f[FS_BEST] = value
-                f[FS_BEST_CARD] = card
-            if f[FS_BEST] > f[FS_ALPHA]:
-                f[FS_ALPHA] = f[FS_BEST]
+        if frames[d, FS_MAX] == 1:
+            if value > frames[d, FS_BEST]:
+                frames[d, FS_BEST] = value
+                frames[d, FS_BEST_CARD] = card
+            if frames[d, FS_BEST] > frames[d, FS_ALPHA]:
+                frames[d, FS_ALPHA] = frames[d, FS_BEST]
         else:
-            if value < f[FS_BEST]:
-                f[FS_BEST] = value
-                f[FS_BEST_CARD] = card
-            if f[FS_BEST] < f[FS_BETA]:
-                f[FS_BETA] = f[FS_BEST]
-        f[FS_I] += 1
+            if value < frames[d, FS_BEST]:
+                frames[d, FS_BEST] = value
+                frames[d, FS_BEST_CARD] = card
+            if frames[d, FS_BEST] < frames[d, FS_BETA]:
+                frames[d, FS_BETA] = frames[d, FS_BEST]
+        frames[d, FS_I] += 1
         step = _NEXT
 
 
@@ -637,9 +674,30 @@ NO_BOUND = -INFINITE - 1
 
 
 @inline
+def _last_trick(
+    cards: Any, info: Any, facts: Any, side_of: Any, before: Any, may_win: Any, held: Any, tally: Any,
+    table_card: Any, table_seat: Any, leader: int, players: int, n_tricks: int, revoked: int, points: Any,
+) -> int:
+    """Return the hand's value once ``leader`` leads the last trick, each seat holding one card."""
+    won = 0
+    for k in range(players):
+        s = leader + k
+        if s >= players:
+            s -= players
+        table_card[k] = lowest_bit(held[s])
+        table_seat[k] = s
+        won |= held[s]
+    winner = _trick_winner(cards, table_card, table_seat, 0, players)
+    _take(info, facts, tally, won, side_of[winner], 1)
+    value = hand_value(info, side_of, before, may_win, tally, n_tricks + 1, winner, revoked, points)
+    _take(info, facts, tally, won, side_of[winner], -1)
+    return value  # type: ignore[no-any-return]
+
+
+@inline
 def _bounded(
-    info: Any, facts: Any, side_of: Any, before: Any, may_win: Any, held: Any, tally: Any, players: int, f: Any,
-    points: Any,
+    info: Any, facts: Any, side_of: Any, before: Any, may_win: Any, held: Any, tally: Any, players: int, frames: Any,
+    d: int, points: Any,
 ) -> int:
     """Return a value that settles the window at a trick's start from the two extreme outcomes, or NO_BOUND.
 
@@ -684,16 +742,16 @@ def _bounded(
         elif holder != sure_side:
             break
         sure |= 1 << c
-    tricks = f[FS_TRICKS] + 1
+    tricks = frames[d, FS_TRICKS] + 1
     taken = remaining if sure_side == side else remaining & ~sure
     _take(info, facts, tally, taken, side, 1)
     if taken != remaining:
         _take(info, facts, tally, sure, sure_side, 1)
-    high = hand_value(info, side_of, before, may_win, tally, tricks, mine, f[FS_REVOKED], points)
+    high = hand_value(info, side_of, before, may_win, tally, tricks, mine, frames[d, FS_REVOKED], points)
     if taken != remaining:
         _take(info, facts, tally, sure, sure_side, -1)
     _take(info, facts, tally, taken, side, -1)
-    if high <= f[FS_ALPHA]:
+    if high <= frames[d, FS_ALPHA]:
         return high  # type: ignore[no-any-return]
     # The worst: every card left to the other side but the side's own sure trumps (a third side's sure
     # trumps given to the other side too: more game pips for it only lower the side's own progress).
@@ -701,11 +759,11 @@ def _bounded(
     _take(info, facts, tally, given, other, 1)
     if given != remaining:
         _take(info, facts, tally, sure, side, 1)
-    low = hand_value(info, side_of, before, may_win, tally, tricks, theirs, f[FS_REVOKED], points)
+    low = hand_value(info, side_of, before, may_win, tally, tricks, theirs, frames[d, FS_REVOKED], points)
     if given != remaining:
         _take(info, facts, tally, sure, side, -1)
     _take(info, facts, tally, given, other, -1)
-    if low >= f[FS_BETA] or low == high:
+    if low >= frames[d, FS_BETA] or low == high:
         return low  # type: ignore[no-any-return]
     return NO_BOUND
 
@@ -761,7 +819,7 @@ def _fill_key(
     for i in range(width):
         h = (h ^ np.uint64(keys[0, i])) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
-    return 1 + int(h % np.uint64(keys.shape[0] - 1))
+    return 1 + 2 * int(h % np.uint64((keys.shape[0] - 1) // 2))
 
 
 @inline
@@ -790,28 +848,34 @@ def _same_key(keys: Any, slot: int) -> bool:
     return True
 
 
-@jit
+@hot
 def _finish(
     cards: Any, config: Any, masks: Any, hands: Any, info: Any, facts: Any, side_of: Any, before: Any,
     may_win: Any, held: Any, tally: Any, leader: int, n_tricks: int, revoked: int,
-    last_winner: int, rules: int, points: Any,
+    last_winner: int, rules: int, points: Any, table_card: Any, table_seat: Any, save: Any, row: int,
 ) -> int:
-    """claims.completion: each seat plays its first legal card in hand order until the hand ends; return its value."""
+    """claims.completion: each seat plays its first legal card in hand order until the hand ends; return its value.
+
+    Played on ``held`` and ``tally`` themselves, given back as they were from save[row] (a
+    scratch row), with the trick in ``table_card``/``table_seat``: it allocates nothing.
+    """
     players = config[PLAYERS]
     trump = masks[M_TRUMP]
-    hold = held.copy()
-    took = tally.copy()
-    plays_card = np.empty(players, dtype=np.int64)
-    plays_seat = np.empty(players, dtype=np.int64)
+    width = tally.shape[0]
+    for s in range(players):
+        save[row, s] = held[s]
+    for k in range(width):
+        save[row, players + k] = tally[k]
     remaining = 0
     for s in range(players):
         remaining |= held[s]
-    while remaining:
+    stuck = False
+    while remaining and not stuck:
         won = 0
         for position in range(players):
             s = (leader + position) % players
-            led = masks[M_SUIT + cards[SUIT, plays_card[0]]] if position > 0 else 0
-            legal = _legal_by(rules, trump, masks[M_JOKER], hold[s], led, False, True)
+            led = masks[M_SUIT + cards[SUIT, table_card[0]]] if position > 0 else 0
+            legal = _legal_by(rules, trump, masks[M_JOKER], held[s], led, False, True)
             card = -1
             for i in range(hands.shape[1]):
                 c = hands[s, i]
@@ -819,26 +883,37 @@ def _finish(
                     card = c
                     break
             if card < 0:
-                info[I_STUCK] = 1
-                return 0
-            hold[s] &= ~(1 << card)
+                stuck = True
+                break
+            held[s] &= ~(1 << card)
             remaining &= ~(1 << card)
-            plays_card[position] = card
-            plays_seat[position] = s
+            table_card[position] = card
+            table_seat[position] = s
             won |= 1 << card
-        leader = _trick_winner(cards, plays_card, plays_seat, 0, players)
-        _take(info, facts, took, won, side_of[leader], 1)
+        if stuck:
+            break
+        leader = _trick_winner(cards, table_card, table_seat, 0, players)
+        _take(info, facts, tally, won, side_of[leader], 1)
         n_tricks += 1
         last_winner = leader
-    return hand_value(info, side_of, before, may_win, took, n_tricks, last_winner, revoked, points)  # type: ignore[no-any-return]
+    value = 0
+    if stuck:
+        info[I_STUCK] = 1
+    else:
+        value = hand_value(info, side_of, before, may_win, tally, n_tricks, last_winner, revoked, points)
+    for s in range(players):
+        held[s] = save[row, s]
+    for k in range(width):
+        tally[k] = save[row, players + k]
+    return value
 
 
-@jit
+@hot
 def _order(
     cards: Any, masks: Any, facts: Any, side_of: Any, info: Any, held: Any, table_card: Any, table_seat: Any,
-    n_in: int, seat: int, legal: int, moves: Any, scores: Any,
+    n_in: int, seat: int, legal: int, moves: Any, scores: Any, d: int,
 ) -> int:
-    """Fill ``moves`` with the legal cards to try, equivalent ones merged, best guesses first; return how many."""
+    """Fill ``moves[d]`` with the legal cards to try, equivalent ones merged, best guesses first; return how many."""
     live = 0
     for s in range(held.shape[0]):
         live |= held[s]
@@ -852,27 +927,19 @@ def _order(
         kind = facts[F_CLASS, c]
         if kind >= 0:
             # Skip c when the next card above it still in play is one of its class this seat may play instead.
-            above = cards[ABOVE, c] & live
-            if above:
-                nxt = -1
-                a = above
-                while a:
-                    d = lowest_bit(a)
-                    a &= a - 1
-                    between = cards[ABOVE, c] & ~cards[ABOVE, d] & ~(1 << d) & live
-                    if between == 0:
-                        nxt = d
-                        break
-                if nxt >= 0 and (legal >> nxt) & 1 and facts[F_CLASS, nxt] == kind:
-                    continue
-        moves[n] = c
+            nxt = facts[F_UP, c]
+            while nxt >= 0 and not (live >> nxt) & 1:
+                nxt = facts[F_UP, nxt]
+            if nxt >= 0 and (legal >> nxt) & 1 and facts[F_CLASS, nxt] == kind:
+                continue
+        moves[d, n] = c
         n += 1
     # Scores: higher first.
     trump = masks[M_TRUMP]
     if n_in == 0:
         for i in range(n):
-            c = moves[i]
-            scores[i] = _power(cards, trump, -1, c)
+            c = moves[d, i]
+            scores[d, i] = _power(cards, trump, -1, c)
     else:
         led = cards[SUIT, table_card[0]]
         best = table_card[0]
@@ -884,28 +951,28 @@ def _order(
         ours = side_of[best_seat] == info[I_SIDE]
         mine = side_of[seat] == info[I_SIDE]
         for i in range(n):
-            c = moves[i]
+            c = moves[d, i]
             points = facts[F_CAPTURE, c] * 8 + facts[F_PIPS, c]
             power = _power(cards, trump, led, c)
             if ours == mine:
                 # A partner is winning: give it points, without taking the trick over.
                 if _beats(cards, trump, led, c, best):
-                    scores[i] = -power
+                    scores[d, i] = -power
                 else:
-                    scores[i] = 1000 + points * 4 - power
+                    scores[d, i] = 1000 + points * 4 - power
             elif _beats(cards, trump, led, c, best):
-                scores[i] = 1000 - power + points
+                scores[d, i] = 1000 - power + points
             else:
-                scores[i] = -points * 4 - power
+                scores[d, i] = -points * 4 - power
     for i in range(1, n):
-        k, v = scores[i], moves[i]
+        k, v = scores[d, i], moves[d, i]
         j = i - 1
-        while j >= 0 and scores[j] < k:
-            scores[j + 1] = scores[j]
-            moves[j + 1] = moves[j]
+        while j >= 0 and scores[d, j] < k:
+            scores[d, j + 1] = scores[d, j]
+            moves[d, j + 1] = moves[d, j]
             j -= 1
-        scores[j + 1] = k
-        moves[j + 1] = v
+        scores[d, j + 1] = k
+        moves[d, j + 1] = v
     return n
 
 
