@@ -26,7 +26,7 @@ from domain.analysis.search import (
     F_BEFORE, F_CAPTURE, F_CLASS, F_UP, F_CODE, F_GROUP, F_ORDER, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, KEY_CARDS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
-    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_SCORING, I_DEAD_END, I_MONOTONE,
+    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_REVOKE_HIGH, I_REVOKE_LOW, I_SCORING, I_DEAD_END, I_MONOTONE,
     INFINITE, NO_GUESS, solve,
 )
 from domain.game_over import may_win, progress
@@ -204,15 +204,18 @@ def search_of(state: GameState, side: int) -> Search:
     info[I_GAME_POINT] = int(rules.game_point == "game")
     info[I_SPADE_POINT] = int(rules.spade_point)
     info[I_REVOKES] = int(revokes_stand)
+    info[I_REVOKE_HIGH], info[I_REVOKE_LOW] = _revoke_bounds(rules, contract, bid, makers, side)
     # A card more taken never lowers its side's value (search.py, _bounded): no count of
-    # tricks (no moon, trick contract, smudge or every-trick penalty), no revoke.
+    # tricks (no moon, trick contract, smudge or every-trick penalty). A revoke standing
+    # keeps this: a revoking side's change is capped at -bid, which more cards never lower;
+    # and the bounds hold for the revokes made so far, since the side searched may play
+    # honestly from here on (its best is no lower), and so may the others (their best no higher).
     # Low to its dealt owner, its player or the two's holder is fixed before the play;
     # the junk limits only cap a side's change, and a set lifts the defenders' cap, never the
     # makers'. With three or more sides a side's value is its own progress, which moves with
     # its own points alone, unless a set of the makers lifts its cap (must-bid-or-set-held-short).
     info[I_MONOTONE] = int(
-        not _tricks_matter(rules) and not revokes_stand
-        and (sides == 2 or rules.win_rule != "must-bid-or-set-held-short")
+        not _tricks_matter(rules) and (sides == 2 or rules.win_rule != "must-bid-or-set-held-short")
     )
     before = np.array(progress(rules, state.scores), dtype=np.int64)
     wins = np.array(
@@ -267,6 +270,27 @@ def _key_order(facts: Array, cards: Array) -> None:
         facts[F_BEFORE, c] = before
         facts[F_UP, c] = order[i - 1] if i > 0 and facts[F_GROUP, order[i - 1]] == facts[F_GROUP, c] else -1
         before |= 1 << c
+
+
+def _revoke_bounds(rules: Rules, contract: bool, bid: int, makers: int, side: int) -> tuple[int, int]:
+    """Return the most ``side`` can be worth once it alone has revoked, and the least once only another side has.
+
+    A side that revokes (standing, under a contract) changes by -bid at most (domain/scoring.py).
+    The side that has not revoked may play honestly to the end, and then changes by no less
+    than its least honest change: the makers' largest penalty (the bid, twice it, or a moon's
+    game points) and, for any side, the point lost when another side takes every trick.
+    With three or more sides the value is the side's own change: only the first bound applies.
+    """
+    if not contract or rules.revoke != "penalty" or rules.trump_only:
+        return INFINITE, -INFINITE
+    if rules.sides != 2:
+        return -bid, -INFINITE
+    every = int(rules.all_tricks_penalty)
+    moon = rules.moon_amount is not None and bid == rules.moon_amount
+    penalty = rules.target_score if moon and rules.moon == "game-points" else bid * (2 if rules.set_penalty == "double-bid" else 1)
+    least = [-every] * 2
+    least[makers] = -penalty - every
+    return -bid - least[1 - side], least[side] + bid
 
 
 def _tricks_matter(rules: Rules) -> bool:

@@ -92,7 +92,9 @@ I_SCORING = 32  # the cards whose capture can score (points, pips under the game
 I_DEAD_END = 33  # 1: once no card left can score, the rest of the hand changes nothing (no trick counts, no revokes)
 I_MONOTONE = 34  # 1: two sides, and a card more taken by a side never lowers its value (see _bounded)
 I_BY_CARD = 35  # 1: the table keys each card by itself, not by relative rank (for the tests that compare the two)
-INFO = 36
+I_REVOKE_HIGH = 36  # the most the side searched can be worth once it has revoked and no other side has (see _ENTER)
+I_REVOKE_LOW = 37  # the least it can be worth once another side has revoked and it has not
+INFO = 38
 
 # Slots of the ``tally`` past each side's points (0..sides-1), pips (sides..) and tricks (2 * sides..).
 T_HIGH = 0  # tally[3 * sides + T_HIGH]: the side that took the high trump, -1 not yet
@@ -417,6 +419,20 @@ def _run(
             if legal == 0 or (only >= 0 and not (legal >> only) & 1):
                 info[I_STUCK] = 1
                 return 0
+            now_revoked = frames[d, FS_REVOKED]
+            if now_revoked and greedy == 0:
+                # A revoking side is set back by the bid; the other side may play honestly from here
+                # on, which keeps its own change above a known least: the value is bounded at once.
+                if now_revoked == 1 << side:
+                    if info[I_REVOKE_HIGH] <= frames[d, FS_ALPHA]:
+                        result = info[I_REVOKE_HIGH]
+                        step = _RETURN
+                        continue
+                elif not (now_revoked >> side) & 1:
+                    if info[I_REVOKE_LOW] >= frames[d, FS_BETA]:
+                        result = info[I_REVOKE_LOW]
+                        step = _RETURN
+                        continue
             if nin == 0 and only < 0 and frames[d, FS_OUT] == 0 and config[TRUMP_ONLY] == 0:
                 last = True
                 for s in range(players):
