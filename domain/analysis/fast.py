@@ -26,7 +26,7 @@ from domain.analysis.search import (
     F_BEFORE, F_CAPTURE, F_CLASS, F_UP, F_CODE, F_GROUP, F_ORDER, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, KEY_CARDS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
-    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_REVOKE_HIGH, I_REVOKE_LOW, I_SCORING, I_DEAD_END, I_MONOTONE,
+    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_REVOKE_HIGH, I_REVOKE_LOW, I_PIPS, I_SCORING, I_DEAD_END, I_MONOTONE,
     INFINITE, NO_GUESS, solve,
 )
 from domain.game_over import may_win, progress
@@ -198,6 +198,7 @@ def search_of(state: GameState, side: int) -> Search:
         if cards[CAPTURE, c] or (rules.game_point == "game" and cards[PIPS, c]):
             scoring |= 1 << c
     info[I_SCORING] = scoring
+    info[I_PIPS] = sum(int(cards[PIPS, c]) for c in range(N_CARDS) if (in_play >> c) & 1)
     info[I_DEAD_END] = int(not _tricks_matter(rules) and not rules.last_trick_point and not revokes_stand)
     info[I_HIGH_ACE] = int(rules.high_point == "ace")
     info[I_LAST_TRICK] = int(rules.last_trick_point)

@@ -94,7 +94,8 @@ I_MONOTONE = 34  # 1: two sides, and a card more taken by a side never lowers it
 I_BY_CARD = 35  # 1: the table keys each card by itself, not by relative rank (for the tests that compare the two)
 I_REVOKE_HIGH = 36  # the most the side searched can be worth once it has revoked and no other side has (see _ENTER)
 I_REVOKE_LOW = 37  # the least it can be worth once another side has revoked and it has not
-INFO = 38
+I_PIPS = 38  # the game pips of every card in play
+INFO = 39
 
 # Slots of the ``tally`` past each side's points (0..sides-1), pips (sides..) and tricks (2 * sides..).
 T_HIGH = 0  # tally[3 * sides + T_HIGH]: the side that took the high trump, -1 not yet
@@ -795,6 +796,9 @@ def _fill_key(
     then each suit), strongest first, each as its holder and its code. Two positions
     keyed alike differ only in which cards of one code, at the same place in their suit,
     are still in play: every trick then goes the same way and takes the same worth.
+    With two sides the game pips are keyed as their difference (their sum is the pips
+    played, which the cards in play give), held at one past the pips left once those can
+    no longer change who leads.
     """
     width = keys.shape[1]
     live = 0
@@ -819,8 +823,22 @@ def _fill_key(
         keys[0, KEY_CARDS] = counts
     pips = info[I_GAME_POINT] == 1
     count = info[I_TRICKS_MATTER] == 1
+    lead = -1
+    if pips and sides == 2:
+        # Two sides: the game point goes by the sign of the pips' difference at the end, which
+        # the pips left decide once the difference is larger (the pips taken add up to the rest).
+        lead = tally[sides] - tally[sides + 1]
+        left = info[I_PIPS] - tally[sides] - tally[sides + 1]
+        if lead > left:
+            lead = left + 1
+        elif lead < -left:
+            lead = -left - 1
+        lead += 1024
+        pips = False
     for s in range(sides):
         word = tally[s]
+        if s == 0 and lead >= 0:
+            word |= lead << 16
         if pips:
             word |= tally[sides + s] << 16
         if count:
