@@ -233,7 +233,7 @@ def search_of(state: GameState, side: int) -> Search:
     rows = table_size(left)
     width = KEY_CARDS + 1 + sides + 1
     keys = np.zeros((rows, width), dtype=np.int64)
-    bounds = np.zeros((rows, 4), dtype=np.int64)
+    bounds = np.zeros((rows, 8), dtype=np.int64)
     depth = left + 2
     moves = np.zeros((depth, MOVES), dtype=np.int64)
     scores = np.zeros((depth, MOVES), dtype=np.int64)

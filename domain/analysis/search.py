@@ -16,7 +16,10 @@ What the search adds:
 - A transposition table at the start of each trick, keyed by the cards in play by
   relative rank (each one's holder and worth, in its suit's order: ``_fill_key``), the
   tally (the parts the rules score), the seat to lead, the seats out and the sides that
-  revoked: all the rest of the hand depends on. It keeps bounds (fail-soft), those found for
+  revoked: all the rest of the hand depends on. With two sides the game pips count as
+  their difference; where a card more taken never lowers a value, that difference and the
+  card points' are left out of the key and kept beside each bound, which then serves any
+  lead as large (a lower bound) or as small (an upper bound). It keeps bounds (fail-soft), those found for
   one position by several searches together, in buckets of two rows (one kept for the
   position with the most cards left, one always replaced); the value is found by
   null-window searches (MTD(f)).
@@ -95,7 +98,9 @@ I_BY_CARD = 35  # 1: the table keys each card by itself, not by relative rank (f
 I_REVOKE_HIGH = 36  # the most the side searched can be worth once it has revoked and no other side has (see _ENTER)
 I_REVOKE_LOW = 37  # the least it can be worth once another side has revoked and it has not
 I_PIPS = 38  # the game pips of every card in play
-INFO = 39
+I_LEAD = 39  # set by _fill_key: the game pips the side searched leads by, when the key leaves them out (else 0)
+I_AHEAD = 40  # set by _fill_key: the card points the side searched leads by, when the key leaves them out (else 0)
+INFO = 41
 
 # Slots of the ``tally`` past each side's points (0..sides-1), pips (sides..) and tricks (2 * sides..).
 T_HIGH = 0  # tally[3 * sides + T_HIGH]: the side that took the high trump, -1 not yet
@@ -456,8 +461,12 @@ def _run(
                 if not (bounds[slot, 2] > 0 and _same_key(keys, slot)):
                     slot += 1
                 if bounds[slot, 2] > 0 and _same_key(keys, slot):
-                    lower = bounds[slot, 0]
-                    upper = bounds[slot, 1]
+                    lower = -INFINITE
+                    upper = INFINITE
+                    if info[I_LEAD] >= bounds[slot, 4] and info[I_AHEAD] >= bounds[slot, 6]:
+                        lower = bounds[slot, 0]
+                    if info[I_LEAD] <= bounds[slot, 5] and info[I_AHEAD] <= bounds[slot, 7]:
+                        upper = bounds[slot, 1]
                     if lower >= frames[d, FS_BETA] or lower == upper:
                         result = lower
                         step = _RETURN
@@ -541,10 +550,22 @@ def _run(
                         bounds[slot, 1] = INFINITE
                     for k in range(keys.shape[1]):
                         keys[slot, k] = keys[0, k]
-                    if lower > bounds[slot, 0]:
+                    # A lower bound holds at every lead in pips from the one it was found at up, an upper
+                    # bound down: a new one replaces the kept one unless that is as strong here already.
+                    at = info[I_LEAD]
+                    ahead = info[I_AHEAD]
+                    if lower > -INFINITE and not (
+                        at >= bounds[slot, 4] and ahead >= bounds[slot, 6] and bounds[slot, 0] >= lower
+                    ):
                         bounds[slot, 0] = lower
-                    if upper < bounds[slot, 1]:
+                        bounds[slot, 4] = at
+                        bounds[slot, 6] = ahead
+                    if upper < INFINITE and not (
+                        at <= bounds[slot, 5] and ahead <= bounds[slot, 7] and bounds[slot, 1] <= upper
+                    ):
                         bounds[slot, 1] = upper
+                        bounds[slot, 5] = at
+                        bounds[slot, 7] = ahead
                     bounds[slot, 2] = size
                     bounds[slot, 3] = _canon_index(facts, live, frames[d, FS_BEST_CARD]) if frames[d, FS_BEST_CARD] >= 0 else -1
                 result = best
@@ -824,6 +845,12 @@ def _fill_key(
     pips = info[I_GAME_POINT] == 1
     count = info[I_TRICKS_MATTER] == 1
     lead = -1
+    info[I_LEAD] = 0
+    info[I_AHEAD] = 0
+    apart = info[I_MONOTONE] == 1 and sides == 2
+    if apart:
+        # Card points taken never lower their side's value either: kept with the bounds like the pips' lead.
+        info[I_AHEAD] = tally[0] - tally[1] if info[I_SIDE] == 0 else tally[1] - tally[0]
     if pips and sides == 2:
         # Two sides: the game point goes by the sign of the pips' difference at the end, which
         # the pips left decide once the difference is larger (the pips taken add up to the rest).
@@ -833,10 +860,16 @@ def _fill_key(
             lead = left + 1
         elif lead < -left:
             lead = -left - 1
-        lead += 1024
         pips = False
+        if info[I_MONOTONE] == 1:
+            # A lead in pips never lowers the value (more pips taken never does): the table keeps,
+            # with a bound, the lead it was found at, and it holds for every lead beyond.
+            info[I_LEAD] = lead if info[I_SIDE] == 0 else -lead
+            lead = -1
+        else:
+            lead += 1024
     for s in range(sides):
-        word = tally[s]
+        word = 0 if apart else tally[s]
         if s == 0 and lead >= 0:
             word |= lead << 16
         if pips:

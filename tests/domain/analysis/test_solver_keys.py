@@ -20,7 +20,7 @@ from collections import defaultdict
 import pytest
 
 from domain.analysis.fast import search_of, searchable
-from domain.analysis.search import I_BY_CARD, _fill_key
+from domain.analysis.search import I_AHEAD, I_BY_CARD, I_LEAD, I_MONOTONE, _fill_key
 from domain.analysis.solver import value_side
 from domain.context import NO_DEALS
 from domain.decide import decide
@@ -46,14 +46,18 @@ CASES: dict[str, Rules] = {
 
 
 def _key(state: GameState, side: int, by_card: bool) -> tuple[int, ...]:
-    """The table's key of a trick's start, as the search writes it."""
+    """The table's key of a trick's start, as the search writes it, with the leads in game pips and card points.
+
+    Where a card more taken never lowers a value, the key leaves out by how much the side
+    searched leads in game pips and card points, and the table keeps those beside each bound.
+    """
     search = search_of(state, side)
     search.info[I_BY_CARD] = int(by_card)
     _, _, _, _, facts, _, _, _, held, tally, _, _, _ = search.arrays
     _, to_act, _, out, _, _, revoked, _ = search.scalars
     rules = state.rules
     _fill_key(search.info, facts, held, tally, to_act, out, revoked, rules.players, rules.sides, search.keys)
-    return tuple(int(word) for word in search.keys[0])
+    return (*(int(word) for word in search.keys[0]), int(search.info[I_LEAD]), int(search.info[I_AHEAD]))
 
 
 def _after_one_trick(state: GameState) -> list[GameState]:
@@ -108,6 +112,45 @@ def test_positions_keyed_alike_have_one_value(name: str) -> None:
                 values.add(search.value())
             assert len(values) == 1, f"positions keyed alike have the values {values}"
     assert shared > 0, "no two different positions were keyed alike"
+
+
+@pytest.mark.parametrize("name", ["nine-card-pitch", "team-auction", "smear-10"])
+def test_a_lead_in_game_pips_or_card_points_never_lowers_a_value(name: str) -> None:
+    """Where a card more taken never lowers a side's value, neither does a lead in what was taken.
+
+    The table then leaves out of its key by how much the side searched leads in game pips
+    and in card points, and keeps each bound with the leads it found it at: a lower bound
+    holds at any lead as large or larger, an upper bound at any as small or smaller. Here
+    trick starts are solved as they are and with game pips or card points already taken
+    moved from the other side to the side searched: the value never falls, and the table's
+    entries, shared across those leads, give each the value a fresh search gives.
+    """
+    rules = CASES[name]
+    found = [s for s in positions(rules, f"ahead-{name}", 8, most_left=4 * rules.players,
+                                  least_left=2 * rules.players) if searchable(s)]
+    assert len(found) >= 4
+    differ = 0
+    for state in found:
+        side = value_side(state)
+        other = 1 - side
+        shared = search_of(state, side)  # one table for every lead of this position, the largest leads first
+        assert shared.info[I_MONOTONE] == 1
+        value: dict[tuple[int, int], int] = {}
+        for row, shift in ((2, 20), (2, 5), (2, 1), (0, 0), (0, 3), (0, 1)):
+            search = search_of(state, side)
+            tally = search.arrays[9]
+            moved = min(shift, int(tally[row + other]))
+            tally[row + side] += moved
+            tally[row + other] -= moved
+            value[row, shift] = search.value()
+            shared.arrays[9][:] = tally
+            assert shared.value() == value[row, shift], "a bound kept at one lead was used at a lead it does not hold at"
+        pips = [value[2, 20], value[2, 5], value[2, 1], value[0, 0]]
+        points = [value[0, 3], value[0, 1], value[0, 0]]
+        assert pips == sorted(pips, reverse=True), f"more game pips taken lowered the value: {pips}"
+        assert points == sorted(points, reverse=True), f"more card points taken lowered the value: {points}"
+        differ += pips[0] != pips[-1] or points[0] != points[-1]
+    assert differ > 0, "no lead changed a value"
 
 
 @pytest.mark.parametrize("name", [name for name in CASES if name != "solo-auction"])  # four sides: the bounds settle it
