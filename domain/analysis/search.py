@@ -848,9 +848,18 @@ def _fill_key(
     info[I_LEAD] = 0
     info[I_AHEAD] = 0
     apart = info[I_MONOTONE] == 1 and sides == 2
+    base = 3 * sides
     if apart:
-        # Card points taken never lower their side's value either: kept with the bounds like the pips' lead.
-        info[I_AHEAD] = tally[0] - tally[1] if info[I_SIDE] == 0 else tally[1] - tally[0]
+        # Card points taken never lower their side's value either: kept with the bounds like the pips' lead,
+        # with the point of a high, low or top spade taken (which of them are taken, the cards in play say).
+        ahead = tally[0] - tally[1]
+        for k in range(3):
+            if tally[base + k] >= 0 and (
+                (k == T_HIGH and info[I_HIGH_ACE] == 0) or (k == T_LOW and info[I_LOW_MODE] == 0)
+                or (k == T_SPADE and info[I_SPADE_POINT] == 1)
+            ):
+                ahead += 1 if tally[base + k] == 0 else -1
+        info[I_AHEAD] = ahead if info[I_SIDE] == 0 else -ahead
     if pips and sides == 2:
         # Two sides: the game point goes by the sign of the pips' difference at the end, which
         # the pips left decide once the difference is larger (the pips taken add up to the rest).
@@ -877,11 +886,9 @@ def _fill_key(
         if count:
             word |= tally[2 * sides + s] << 32
         keys[0, KEY_CARDS + 1 + s] = word
-    base = 3 * sides
-    keys[0, width - 1] = (
-        seat | (out << 4) | (revoked << 12) | ((tally[base] + 1) << 20) | ((tally[base + 1] + 1) << 24)
-        | ((tally[base + 2] + 1) << 28)
-    )
+    keys[0, width - 1] = seat | (out << 4) | (revoked << 12)
+    if not apart:
+        keys[0, width - 1] |= ((tally[base] + 1) << 20) | ((tally[base + 1] + 1) << 24) | ((tally[base + 2] + 1) << 28)
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(width):
         h = (h ^ np.uint64(keys[0, i])) * np.uint64(0xBF58476D1CE4E5B9)
