@@ -126,6 +126,7 @@ KEY_CARDS = 7  # words of a key holding the cards in play, a byte each (the hold
 INFINITE = 1 << 40
 NO_GUESS = -INFINITE - 2  # solve's guess: start from a greedy line's value
 SAVED = 64  # moves[depth, SAVED:]: a completed trick's cards, then (SAVED + 16) its seats, while deeper tricks run
+KEPT = 64  # scores[depth, KEPT:]: the key of the trick start at that depth, and its leads, while deeper tricks run
 MOVES = SAVED + 32
 
 
@@ -458,6 +459,12 @@ def _run(
             if nin == 0 and only < 0 and greedy == 0:
                 slot = _fill_key(info, facts, held, tally, seat, frames[d, FS_OUT], frames[d, FS_REVOKED], players, sides, keys)
                 frames[d, FS_SLOT] = slot
+                # Kept for the store when the search of this position ends (deeper trick starts write keys[0]).
+                width = keys.shape[1]
+                for k in range(width):
+                    scores[d, KEPT + k] = keys[0, k]
+                scores[d, KEPT + width] = info[I_LEAD]
+                scores[d, KEPT + width + 1] = info[I_AHEAD]
                 if not (bounds[slot, 2] > 0 and _same_key(keys, slot)):
                     slot += 1
                 if bounds[slot, 2] > 0 and _same_key(keys, slot):
@@ -523,7 +530,11 @@ def _run(
                 best = frames[d, FS_BEST]
                 slot = frames[d, FS_SLOT]
                 if slot > 0:
-                    _fill_key(info, facts, held, tally, frames[d, FS_SEAT], frames[d, FS_OUT], frames[d, FS_REVOKED], players, sides, keys)
+                    width = keys.shape[1]
+                    for k in range(width):
+                        keys[0, k] = scores[d, KEPT + k]
+                    info[I_LEAD] = scores[d, KEPT + width]
+                    info[I_AHEAD] = scores[d, KEPT + width + 1]
                     lower = -INFINITE
                     upper = INFINITE
                     if best <= frames[d, FS_ALPHA0]:
