@@ -187,7 +187,7 @@ def search_of(state: GameState, side: int) -> Search:
     info[I_WIN_RULE] = _WIN_RULE.get(rules.win_rule, 0)
     info[I_MOON_NEGATIVE] = _MOON_NEGATIVE.get(rules.moon_negative, 2)
     info[I_SIDE] = side
-    info[I_TRICKS_MATTER] = int(_tricks_matter(rules))
+    info[I_TRICKS_MATTER] = int(_tricks_matter(rules, moon))
     info[I_LOW_MODE] = _LOW_MODE[rules.low_point]
     info[I_LOW_FIXED] = _low_fixed(rules, hand.trump, owner, hand.extra.discards, low, seat_of)
     info[I_HIGH_CARD] = high
@@ -199,7 +199,7 @@ def search_of(state: GameState, side: int) -> Search:
             scoring |= 1 << c
     info[I_SCORING] = scoring
     info[I_PIPS] = sum(int(cards[PIPS, c]) for c in range(N_CARDS) if (in_play >> c) & 1)
-    info[I_DEAD_END] = int(not _tricks_matter(rules) and not rules.last_trick_point and not revokes_stand)
+    info[I_DEAD_END] = int(not _tricks_matter(rules, moon) and not rules.last_trick_point and not revokes_stand)
     info[I_HIGH_ACE] = int(rules.high_point == "ace")
     info[I_LAST_TRICK] = int(rules.last_trick_point)
     info[I_GAME_POINT] = int(rules.game_point == "game")
@@ -207,7 +207,7 @@ def search_of(state: GameState, side: int) -> Search:
     info[I_REVOKES] = int(revokes_stand)
     info[I_REVOKE_HIGH], info[I_REVOKE_LOW] = _revoke_bounds(rules, contract, bid, makers, side)
     # A card more taken never lowers its side's value (search.py, _bounded): no count of
-    # tricks (no moon, trick contract, smudge or every-trick penalty). A revoke standing
+    # tricks (no moon bid this hand, trick contract, smudge or every-trick penalty). A revoke standing
     # keeps this: a revoking side's change is capped at -bid, which more cards never lower;
     # and the bounds hold for the revokes made so far, since the side searched may play
     # honestly from here on (its best is no lower), and so may the others (their best no higher).
@@ -216,7 +216,7 @@ def search_of(state: GameState, side: int) -> Search:
     # makers'. With three or more sides a side's value is its own progress, which moves with
     # its own points alone, unless a set of the makers lifts its cap (must-bid-or-set-held-short).
     info[I_MONOTONE] = int(
-        not _tricks_matter(rules) and (sides == 2 or rules.win_rule != "must-bid-or-set-held-short")
+        not _tricks_matter(rules, moon) and (sides == 2 or rules.win_rule != "must-bid-or-set-held-short")
     )
     before = np.array(progress(rules, state.scores), dtype=np.int64)
     wins = np.array(
@@ -294,10 +294,14 @@ def _revoke_bounds(rules: Rules, contract: bool, bid: int, makers: int, side: in
     return -bid - least[1 - side], least[side] + bid
 
 
-def _tricks_matter(rules: Rules) -> bool:
-    """Tell whether how many tricks each side took can change a score under ``rules``."""
+def _tricks_matter(rules: Rules, moon: bool) -> bool:
+    """Tell whether how many tricks each side took can change this hand's score under ``rules``.
+
+    ``moon``: the bid is the moon. A moon counts tricks only when it is bid: another
+    bid of a game that has one is scored on points alone.
+    """
     return (
-        rules.contract == "tricks" or rules.moon_amount is not None or rules.all_tricks_penalty
+        rules.contract == "tricks" or moon or rules.all_tricks_penalty
         or rules.smudge_call is not None and rules.smudge_call > 0
     )
 

@@ -34,7 +34,7 @@ What the search adds:
 - A hand in which no card left can score (and the rules count no tricks, no last
   trick, and no revoke can stand) is valued at once: its tally is final.
 - Bounds at each trick's start: when a card more taken by a side can never lower its
-  value (no moon, no trick contract, no every-trick penalty, no revoke standing; with
+  value (no moon bid this hand, no trick contract, no every-trick penalty; with
   three or more sides, no cap that a makers' set lifts), the value lies between the
   hand's value with every card left taken by the other side (of three or more, the one
   with the most game pips so far) and with every one taken by the side searched, the top

@@ -70,8 +70,24 @@ def test_the_bounds_hold_with_a_revoke_standing() -> None:
 
 
 def test_the_bounds_stay_off_where_a_trick_can_count() -> None:
-    """High Nine's moon bid must take every trick: a card more taken may not help, so no bound is used."""
+    """High Nine's moon bid must take every trick; its other bids score points alone.
+
+    In a hand bid to the moon a card more taken may not help (it may come with a trick
+    lost), so no bound is used; in the game's other hands the bounds apply, and find the
+    values the full search finds.
+    """
     rules = get_preset("high-nine").rules
     assert rules.sides == 2 and rules.moon_amount is not None
-    state = next(s for s in positions(rules, "bounds-moon", 4, most_left=20, least_left=6) if searchable(s))
-    assert search_of(state, value_side(state)).info[I_MONOTONE] == 0
+    found = [s for s in positions(rules, "bounds-moon", 30, most_left=20, least_left=6, games=120) if searchable(s)]
+    moons = [s for s in found if s.hand is not None and s.hand.high_bid == rules.moon_amount]
+    others = [s for s in found if s.hand is not None and s.hand.high_bid != rules.moon_amount]
+    assert moons and len(others) >= 4
+    for state in moons:
+        assert search_of(state, value_side(state)).info[I_MONOTONE] == 0
+    for state in others[:6]:
+        side = value_side(state)
+        bounded = search_of(state, side)
+        assert bounded.info[I_MONOTONE] == 1, "a hand not bid to the moon counts no trick"
+        full = search_of(state, side)
+        full.info[I_MONOTONE] = 0
+        assert bounded.value() == full.value()
