@@ -205,7 +205,7 @@ def search_of(state: GameState, side: int) -> Search:
     info[I_GAME_POINT] = int(rules.game_point == "game")
     info[I_SPADE_POINT] = int(rules.spade_point)
     info[I_REVOKES] = int(revokes_stand)
-    info[I_REVOKE_HIGH], info[I_REVOKE_LOW] = _revoke_bounds(rules, contract, bid, makers, side)
+    info[I_REVOKE_HIGH], info[I_REVOKE_LOW] = _revoke_bounds(rules, contract, moon, bid, makers, side)
     # A card more taken never lowers its side's value (search.py, _bounded): no count of
     # tricks (no moon bid this hand, trick contract, smudge or every-trick penalty). A revoke standing
     # keeps this: a revoking side's change is capped at -bid, which more cards never lower;
@@ -273,7 +273,7 @@ def _key_order(facts: Array, cards: Array) -> None:
         before |= 1 << c
 
 
-def _revoke_bounds(rules: Rules, contract: bool, bid: int, makers: int, side: int) -> tuple[int, int]:
+def _revoke_bounds(rules: Rules, contract: bool, moon: bool, bid: int, makers: int, side: int) -> tuple[int, int]:
     """Return the most ``side`` can be worth once it alone has revoked, and the least once only another side has.
 
     A side that revokes (standing, under a contract) changes by -bid at most (domain/scoring.py).
@@ -287,7 +287,6 @@ def _revoke_bounds(rules: Rules, contract: bool, bid: int, makers: int, side: in
     if rules.sides != 2:
         return -bid, -INFINITE
     every = int(rules.all_tricks_penalty)
-    moon = rules.moon_amount is not None and bid == rules.moon_amount
     penalty = rules.target_score if moon and rules.moon == "game-points" else bid * (2 if rules.set_penalty == "double-bid" else 1)
     least = [-every] * 2
     least[makers] = -penalty - every

@@ -154,6 +154,16 @@ def _take(info: Any, facts: Any, tally: Any, won: int, side: int, sign: int) -> 
             tally[base + k] = side if sign > 0 else -1
 
 
+@inline
+def _marked_point(info: Any, k: int) -> bool:
+    """Tell whether taking the card marked ``k`` in the tally (T_HIGH, T_LOW, T_SPADE) scores its taker a point."""
+    if k == T_HIGH:
+        return info[I_HIGH_ACE] == 0  # type: ignore[no-any-return]
+    if k == T_LOW:
+        return info[I_LOW_MODE] == 0  # type: ignore[no-any-return]
+    return info[I_SPADE_POINT] == 1  # type: ignore[no-any-return]
+
+
 @hot
 def hand_value(info: Any, side_of: Any, before: Any, may_win: Any, tally: Any, n_tricks: int, last_winner: int,
                revoked: int, points: Any) -> int:
@@ -162,12 +172,10 @@ def hand_value(info: Any, side_of: Any, before: Any, may_win: Any, tally: Any, n
     base = 3 * sides
     for s in range(sides):
         points[s] = tally[s]
-    if info[I_HIGH_ACE] == 0 and tally[base + T_HIGH] >= 0:
-        points[tally[base + T_HIGH]] += 1
-    if info[I_LOW_MODE] == 0:
-        if tally[base + T_LOW] >= 0:
-            points[tally[base + T_LOW]] += 1
-    elif info[I_LOW_FIXED] >= 0:
+    for k in range(3):
+        if _marked_point(info, k) and tally[base + k] >= 0:
+            points[tally[base + k]] += 1
+    if info[I_LOW_MODE] != 0 and info[I_LOW_FIXED] >= 0:
         points[info[I_LOW_FIXED]] += 1
     if info[I_LAST_TRICK] == 1 and n_tricks > 0:
         points[side_of[last_winner]] += 1
@@ -187,8 +195,6 @@ def hand_value(info: Any, side_of: Any, before: Any, may_win: Any, tally: Any, n
                 points[leader] += 1
             elif info[I_TIE_MAKERS] >= 0 and tally[sides + info[I_TIE_MAKERS]] == best:
                 points[info[I_TIE_MAKERS]] += 1
-    if info[I_SPADE_POINT] == 1 and tally[base + T_SPADE] >= 0:
-        points[tally[base + T_SPADE]] += 1
     change = _score_hand(info, before, may_win, points, tally, 2 * sides, n_tricks, revoked)
     side = info[I_SIDE]
     if sides == 2:
@@ -533,8 +539,6 @@ def _run(
                     width = keys.shape[1]
                     for k in range(width):
                         keys[0, k] = scores[d, KEPT + k]
-                    info[I_LEAD] = scores[d, KEPT + width]
-                    info[I_AHEAD] = scores[d, KEPT + width + 1]
                     lower = -INFINITE
                     upper = INFINITE
                     if best <= frames[d, FS_ALPHA0]:
@@ -559,12 +563,12 @@ def _run(
                             slot += 1
                         bounds[slot, 0] = -INFINITE
                         bounds[slot, 1] = INFINITE
-                    for k in range(keys.shape[1]):
+                    for k in range(width):
                         keys[slot, k] = keys[0, k]
-                    # A lower bound holds at every lead in pips from the one it was found at up, an upper
-                    # bound down: a new one replaces the kept one unless that is as strong here already.
-                    at = info[I_LEAD]
-                    ahead = info[I_AHEAD]
+                    # A lower bound holds at every lead in pips and points from the one it was found at up, an
+                    # upper bound down: a new one replaces the kept one unless that is as strong here already.
+                    at = scores[d, KEPT + width]
+                    ahead = scores[d, KEPT + width + 1]
                     if lower > -INFINITE and not (
                         at >= bounds[slot, 4] and ahead >= bounds[slot, 6] and bounds[slot, 0] >= lower
                     ):
@@ -865,10 +869,7 @@ def _fill_key(
         # with the point of a high, low or top spade taken (which of them are taken, the cards in play say).
         ahead = tally[0] - tally[1]
         for k in range(3):
-            if tally[base + k] >= 0 and (
-                (k == T_HIGH and info[I_HIGH_ACE] == 0) or (k == T_LOW and info[I_LOW_MODE] == 0)
-                or (k == T_SPADE and info[I_SPADE_POINT] == 1)
-            ):
+            if tally[base + k] >= 0 and _marked_point(info, k):
                 ahead += 1 if tally[base + k] == 0 else -1
         info[I_AHEAD] = ahead if info[I_SIDE] == 0 else -ahead
     if pips and sides == 2:

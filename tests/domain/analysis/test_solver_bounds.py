@@ -14,6 +14,7 @@ from domain.analysis.fast import search_of, searchable
 from domain.analysis.search import I_MONOTONE, I_REVOKE_HIGH, I_REVOKE_LOW, INFINITE
 from domain.analysis.solver import value_side
 from domain.presets import get_preset
+from domain.state import GameState
 from tests.domain.analysis.positions import positions
 
 # solo and solo-auction: four sides, each valued paranoid (its own progress against every other seat).
@@ -23,20 +24,23 @@ PRESETS = (
 )
 
 
+def _nodes_the_bounds_save(state: GameState, why: str) -> int:
+    """Solve ``state`` with the bounds (which must apply, ``why``) and without: the same value; return the nodes saved."""
+    side = value_side(state)
+    bounded = search_of(state, side)
+    assert bounded.info[I_MONOTONE] == 1, why
+    full = search_of(state, side)
+    full.info[I_MONOTONE] = 0
+    assert bounded.value() == full.value()
+    return full.nodes - bounded.nodes
+
+
 @pytest.mark.parametrize("name", PRESETS)
 def test_the_bounds_find_the_value_the_full_search_finds(name: str) -> None:
     rules = get_preset(name).rules
     found = [s for s in positions(rules, f"bounds-{name}", 6, most_left=24, least_left=16) if searchable(s)]
     assert len(found) >= 3
-    saved = 0
-    for state in found:
-        side = value_side(state)
-        bounded = search_of(state, side)
-        assert bounded.info[I_MONOTONE] == 1, "these rules count no tricks: the bounds apply"
-        full = search_of(state, side)
-        full.info[I_MONOTONE] = 0
-        assert bounded.value() == full.value()
-        saved += full.nodes - bounded.nodes
+    saved = sum(_nodes_the_bounds_save(state, "these rules count no tricks: the bounds apply") for state in found)
     assert saved > 0, "the bounds cut no node in any of these hands"
 
 
@@ -85,9 +89,4 @@ def test_the_bounds_stay_off_where_a_trick_can_count() -> None:
     for state in moons:
         assert search_of(state, value_side(state)).info[I_MONOTONE] == 0
     for state in others[:6]:
-        side = value_side(state)
-        bounded = search_of(state, side)
-        assert bounded.info[I_MONOTONE] == 1, "a hand not bid to the moon counts no trick"
-        full = search_of(state, side)
-        full.info[I_MONOTONE] = 0
-        assert bounded.value() == full.value()
+        _nodes_the_bounds_save(state, "a hand not bid to the moon counts no trick")
