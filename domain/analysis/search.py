@@ -503,12 +503,17 @@ def _run(
                     result = found
                     step = _RETURN
                     continue
+            honest = legal
+            if nin > 0 and info[I_REVOKES] == 1:
+                honest = _legal_by(rules & ~R_REVOKE, trump, joker, held[seat], led, frames[d, FS_TRICKS] == 0, frames[d, FS_BROKEN] == 1)
+            frames[d, FS_HONEST] = honest
             if only >= 0:
                 moves[d, 0] = only
                 frames[d, FS_N] = 1
             else:
                 frames[d, FS_N] = _order(
-                    cards, masks, facts, side_of, info, held, table_card, table_seat, nin, seat, legal, moves, scores, d,
+                    cards, masks, facts, side_of, info, held, table_card, table_seat, nin, seat, legal, honest, moves,
+                    scores, d,
                 )
                 if greedy == 1:
                     frames[d, FS_N] = 1
@@ -524,10 +529,6 @@ def _run(
             frames[d, FS_MAX] = 1 if maximising else 0
             frames[d, FS_BEST] = -INFINITE if maximising else INFINITE
             frames[d, FS_BEST_CARD] = -1
-            honest = legal
-            if nin > 0 and info[I_REVOKES] == 1:
-                honest = _legal_by(rules & ~R_REVOKE, trump, joker, held[seat], led, frames[d, FS_TRICKS] == 0, frames[d, FS_BROKEN] == 1)
-            frames[d, FS_HONEST] = honest
             frames[d, FS_I] = 0
             step = _NEXT
             continue
@@ -889,23 +890,49 @@ def _fill_key(
             lead = -1
         else:
             lead += 1024
+    side = info[I_SIDE]
+    makers = info[I_MAKERS]
+    # Of three or more sides the side searched takes the game point by its own pips' lead over each
+    # other side's: the key holds those leads, each clamped once the pips left cannot change its sign
+    # (unless the makers' points decide what the side may score, and who of the others leads counts).
+    relative = pips and sides > 2 and (side == makers or info[I_WIN_RULE] != 2)
     for s in range(sides):
-        word = 0 if apart else tally[s]
+        # Of three or more sides, the value is the side's own change: another side's points count only
+        # when they are the makers' (a set can change what the others may score).
+        word = 0 if apart or (sides > 2 and s != side and s != makers) else tally[s]
         if s == 0 and lead >= 0:
             word |= lead << 16
         if pips:
-            word |= tally[sides + s] << 16
+            word |= tally[sides + s] << 16 if not relative else (_pip_gap(info, tally, sides, s) + 1024) << 16
         if count:
             word |= tally[2 * sides + s] << 32
         keys[0, KEY_CARDS + 1 + s] = word
     keys[0, width - 1] = seat | (out << 4) | (revoked << 12)
     if not apart:
-        keys[0, width - 1] |= ((tally[base] + 1) << 20) | ((tally[base + 1] + 1) << 24) | ((tally[base + 2] + 1) << 28)
+        for k in range(3):
+            taker = tally[base + k] + 1
+            if sides > 2 and taker > 0 and taker - 1 != side and taker - 1 != makers:
+                taker = 15  # of three or more sides, which other side took it changes nothing
+            keys[0, width - 1] |= taker << (20 + 4 * k)
     h = np.uint64(0x9E3779B97F4A7C15)
     for i in range(width):
         h = (h ^ np.uint64(keys[0, i])) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
     return 1 + 2 * int(h % np.uint64((keys.shape[0] - 1) // 2))
+
+
+@inline
+def _pip_gap(info: Any, tally: Any, sides: int, s: int) -> int:
+    """Return how many game pips the side searched leads side ``s`` by, held at one past the pips left."""
+    left = info[I_PIPS]
+    for o in range(sides):
+        left -= tally[sides + o]
+    gap = tally[sides + info[I_SIDE]] - tally[sides + s]
+    if gap > left:
+        return left + 1  # type: ignore[no-any-return]
+    if gap < -left:
+        return -left - 1  # type: ignore[no-any-return]
+    return gap  # type: ignore[no-any-return]
 
 
 @inline
@@ -997,9 +1024,12 @@ def _finish(
 @hot
 def _order(
     cards: Any, masks: Any, facts: Any, side_of: Any, info: Any, held: Any, table_card: Any, table_seat: Any,
-    n_in: int, seat: int, legal: int, moves: Any, scores: Any, d: int,
+    n_in: int, seat: int, legal: int, honest: int, moves: Any, scores: Any, d: int,
 ) -> int:
-    """Fill ``moves[d]`` with the legal cards to try, equivalent ones merged, best guesses first; return how many."""
+    """Fill ``moves[d]`` with the legal cards to try, equivalent ones merged, best guesses first; return how many.
+
+    A revoke (a legal card not in ``honest``) goes last where it costs the side that minds it the bid.
+    """
     live = 0
     for s in range(held.shape[0]):
         live |= held[s]
@@ -1036,6 +1066,7 @@ def _order(
                 best_seat = table_seat[k]
         ours = side_of[best_seat] == info[I_SIDE]
         mine = side_of[seat] == info[I_SIDE]
+        bad = mine or info[I_SIDES] == 2  # a revoke costs its side (of three or more, only the side searched minds)
         for i in range(n):
             c = moves[d, i]
             points = facts[F_CAPTURE, c] * 8 + facts[F_PIPS, c]
@@ -1050,6 +1081,8 @@ def _order(
                 scores[d, i] = 1000 - power + points
             else:
                 scores[d, i] = -points * 4 - power
+            if bad and not (honest >> c) & 1:
+                scores[d, i] -= 1 << 20
     for i in range(1, n):
         k, v = scores[d, i], moves[d, i]
         j = i - 1

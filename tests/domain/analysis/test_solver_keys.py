@@ -20,7 +20,7 @@ from collections import defaultdict
 import pytest
 
 from domain.analysis.fast import search_of, searchable
-from domain.analysis.search import I_AHEAD, I_BY_CARD, I_LEAD, I_MONOTONE, _fill_key
+from domain.analysis.search import I_AHEAD, I_BY_CARD, I_LEAD, I_MONOTONE, I_PIPS, _fill_key
 from domain.analysis.solver import value_side
 from domain.context import NO_DEALS
 from domain.decide import decide
@@ -173,3 +173,73 @@ def test_relative_ranks_find_the_value_a_key_naming_every_card_finds(name: str) 
     # entries (smear-10's counting cards), about as many: an entry shared moves the table's best
     # cards and its replacements a little. The transpositions themselves are the first test's.
     assert relative_nodes <= by_card_nodes * 1.02, "relative ranks searched more than the key naming every card"
+
+
+
+# Four sides each alone: two presets, and one where a set decides who may win and a tied game point is the makers'.
+SIDES: dict[str, Rules] = {
+    "solo-auction": get_preset("solo-auction").rules,
+    "auction-pitch-003": get_preset("auction-pitch-003").rules,
+    "held-short-makers-tie": rules_from_dict({"side_size": 1, "win_rule": "must-bid-or-set-held-short",
+                                              "game_tie": "makers", "target_score": 7}),
+}
+
+
+@pytest.mark.parametrize("name", SIDES)
+def test_of_three_or_more_sides_the_key_holds_only_what_the_side_searched_can_score_by(name: str) -> None:
+    """Of three or more sides, a side's value is its own change for the hand (docs/analysis.md).
+
+    Another side's card points count for it only when they are the makers' (a set changes
+    what the others may score), and the game point goes by the side's lead in game pips over
+    each other side, settled once the pips left cannot change its sign. The table's key holds
+    those alone. Here trick starts are solved as they are, with card points moved between
+    sides, and with the game pips shared so that the side searched leads one other side by
+    each amount about the pips left (where a lead stops mattering): one table shared by every
+    variant gives each the value a fresh search gives, and card points moved between two
+    sides neither searched nor making change no value.
+    """
+    rules = SIDES[name]
+    sides = rules.sides
+    found = [s for s in (_trick_start(p) for p in positions(rules, f"sides-{name}", 12, most_left=3 * rules.players,
+                                                                 least_left=rules.players))
+             if s.hand is not None and not s.hand.table and searchable(s)]
+    assert len(found) >= 4
+    changed = 0
+    for state in found:
+        assert state.hand is not None and state.hand.maker is not None
+        side = value_side(state)
+        makers = rules.side_of(state.hand.maker)
+        others = [s for s in range(sides) if s != side and s != makers] + ([makers] if makers != side else [])
+        shared = search_of(state, side)
+        base = search_of(state, side).value()
+        left = int(shared.info[I_PIPS]) - sum(int(p) for p in shared.arrays[9][sides:2 * sides])
+        variants = []
+        for giver, taker in ((others[0], others[1]), (side, makers), (others[-1], side)):
+            tally = shared.arrays[9].copy()
+            moved = min(2, int(tally[giver]))
+            tally[giver] -= moved
+            tally[taker] += moved
+            variants.append((tally, giver != side and taker != side and makers not in (giver, taker)))
+        played = sum(int(p) for p in shared.arrays[9][sides:2 * sides])
+        # The side searched leads one rival by each amount, the rest of the pips played on one more side.
+        for rival, leads in (((played - left - 3) // 2, (left + 3, left + 1, left, left - 1, 0)),
+                             (left + 3, (1 - left, -left, -left - 1, -left - 3))):
+            for lead in leads:
+                if rival < max(0, -lead) or played - 2 * rival - lead < 0:
+                    continue
+                tally = shared.arrays[9].copy()
+                tally[sides:2 * sides] = 0
+                tally[sides + side] = rival + lead
+                tally[sides + others[0]] = rival
+                tally[sides + others[1]] = played - 2 * rival - lead
+                variants.append((tally, False))
+        for tally, same in variants:
+            search = search_of(state, side)
+            search.arrays[9][:] = tally
+            value = search.value()
+            if same:
+                assert value == base, "card points moved between two sides that neither search nor make changed a value"
+            changed += value != base
+            shared.arrays[9][:] = tally
+            assert shared.value() == value, "the table answered a position with another's value"
+    assert changed > 0, "no variant changed a value"
