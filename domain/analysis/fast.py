@@ -206,8 +206,9 @@ def search_of(state: GameState, side: int) -> Search:
     info[I_SPADE_POINT] = int(rules.spade_point)
     info[I_REVOKES] = int(revokes_stand)
     info[I_REVOKE_HIGH], info[I_REVOKE_LOW] = _revoke_bounds(rules, contract, moon, bid, makers, side)
-    # A card more taken never lowers its side's value (search.py, _bounded): no count of
-    # tricks (no moon bid this hand, trick contract, smudge or every-trick penalty). A revoke standing
+    # A card or a trick more taken never lowers its side's value (search.py, _bounded): no
+    # contract of a number of tricks, no smudge (exactly so many tricks); a moon needs every
+    # point (and trick) more, and the every-trick penalty falls on the sides that took fewer. A revoke standing
     # keeps this: a revoking side's change is capped at -bid, which more cards never lower;
     # and the bounds hold for the revokes made so far, since the side searched may play
     # honestly from here on (its best is no lower), and so may the others (their best no higher).
@@ -216,7 +217,8 @@ def search_of(state: GameState, side: int) -> Search:
     # makers'. With three or more sides a side's value is its own progress, which moves with
     # its own points alone, unless a set of the makers lifts its cap (must-bid-or-set-held-short).
     info[I_MONOTONE] = int(
-        not _tricks_matter(rules, moon) and (sides == 2 or rules.win_rule != "must-bid-or-set-held-short")
+        rules.contract != "tricks" and not (rules.smudge_call is not None and rules.smudge_call > 0)
+        and (sides == 2 or rules.win_rule != "must-bid-or-set-held-short")
     )
     before = np.array(progress(rules, state.scores), dtype=np.int64)
     wins = np.array(

@@ -33,12 +33,12 @@ What the search adds:
   spade under the spade point), only the higher is tried (DDS's "equivalent cards").
 - A hand in which no card left can score (and the rules count no tricks, no last
   trick, and no revoke can stand) is valued at once: its tally is final.
-- Bounds at each trick's start: when a card more taken by a side can never lower its
-  value (no moon bid this hand, no trick contract, no every-trick penalty; with
-  three or more sides, no cap that a makers' set lifts), the value lies between the
-  hand's value with every card left taken by the other side (of three or more, the one
-  with the most game pips so far) and with every one taken by the side searched, the top
-  trumps one side holds going to it in both; a window outside that range is answered at once.
+- Bounds at each trick's start: when a card or a trick more taken by a side can never
+  lower its value (no contract of tricks, no smudge; with three or more sides, no cap
+  that a makers' set lifts), the value lies between the hand's value with every card and
+  trick left taken by the other side (of three or more, the one with the most game pips
+  so far) and with every one taken by the side searched, the top trumps one side holds
+  going to it in both (with a trick); a window outside that range is answered at once.
 - Moves ordered: a leader's strongest cards first; a follower's cheapest winning card
   first, or points onto a partner's winning card.
 
@@ -796,12 +796,22 @@ def _bounded(
         elif holder != sure_side:
             break
         sure |= 1 << c
-    tricks = frames[d, FS_TRICKS] + 1
+    # The tricks left go with the cards: every one to the side taking them, but one to a side with sure trumps.
+    left = 0
+    for s in range(players):
+        n = popcount(held[s])
+        if n > left:
+            left = n
+    tricks = frames[d, FS_TRICKS] + left
+    at = 2 * sides
     taken = remaining if sure_side == side else remaining & ~sure
     _take(info, facts, tally, taken, side, 1)
     if taken != remaining:
         _take(info, facts, tally, sure, sure_side, 1)
+    more = left - (2 if taken != remaining else 1)
+    tally[at + side] += more
     high = hand_value(info, side_of, before, may_win, tally, tricks, mine, frames[d, FS_REVOKED], points)
+    tally[at + side] -= more
     if taken != remaining:
         _take(info, facts, tally, sure, sure_side, -1)
     _take(info, facts, tally, taken, side, -1)
@@ -813,7 +823,10 @@ def _bounded(
     _take(info, facts, tally, given, other, 1)
     if given != remaining:
         _take(info, facts, tally, sure, side, 1)
+    more = left - (2 if given != remaining else 1)
+    tally[at + other] += more
     low = hand_value(info, side_of, before, may_win, tally, tricks, theirs, frames[d, FS_REVOKED], points)
+    tally[at + other] -= more
     if given != remaining:
         _take(info, facts, tally, sure, side, -1)
     _take(info, facts, tally, given, other, -1)

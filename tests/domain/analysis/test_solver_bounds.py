@@ -14,6 +14,7 @@ from domain.analysis.fast import search_of, searchable
 from domain.analysis.search import I_MONOTONE, I_REVOKE_HIGH, I_REVOKE_LOW, INFINITE
 from domain.analysis.solver import value_side
 from domain.presets import get_preset
+from domain.rules import rules_from_dict
 from domain.state import GameState
 from tests.domain.analysis.positions import positions
 
@@ -73,20 +74,35 @@ def test_the_bounds_hold_with_a_revoke_standing() -> None:
     assert saved > 0
 
 
-def test_the_bounds_stay_off_where_a_trick_can_count() -> None:
-    """High Nine's moon bid must take every trick; its other bids score points alone.
+@pytest.mark.parametrize("name", ["high-nine", "partnership-pitch", "auction-pitch"])
+def test_the_bounds_hold_in_a_hand_bid_to_the_moon(name: str) -> None:
+    """A moon bid needs every point (High Nine's, every trick too; 000 "Scoring"), and its tricks count.
 
-    In a hand bid to the moon a card more taken may not help (it may come with a trick
-    lost), so no bound is used; in the game's other hands the bounds apply, and find the
-    values the full search finds.
+    A card or a trick more taken still never lowers the side's value, so the bounds apply
+    with the tricks left going with the cards: every one to the side taking them all, but
+    one to a side whose sure trumps win a trick. High Nine (two sides, moon by instant win),
+    Partnership pitch (a moon's extra point, 003) and 001's Auction pitch (four sides, moon by
+    instant win): hands bid to the moon and others, solved with the bounds and without.
     """
-    rules = get_preset("high-nine").rules
-    assert rules.sides == 2 and rules.moon_amount is not None
-    found = [s for s in positions(rules, "bounds-moon", 30, most_left=20, least_left=6, games=120) if searchable(s)]
+    rules = get_preset(name).rules
+    assert rules.moon_amount is not None
+    found = [s for s in positions(rules, f"bounds-moon-{name}", 40, most_left=24, least_left=16, games=200)
+             if searchable(s)]
     moons = [s for s in found if s.hand is not None and s.hand.high_bid == rules.moon_amount]
     others = [s for s in found if s.hand is not None and s.hand.high_bid != rules.moon_amount]
-    assert moons and len(others) >= 4
-    for state in moons:
-        assert search_of(state, value_side(state)).info[I_MONOTONE] == 0
-    for state in others[:6]:
+    alive = [s for s in moons if s.hand is not None and s.hand.maker is not None
+             and all(rules.side_of(t.winner) == rules.side_of(s.hand.maker) for t in s.hand.tricks)]
+    assert len(alive) >= 2 and len(others) >= 4, "too few hands bid to the moon, with every trick still the makers'"
+    saved = sum(_nodes_the_bounds_save(state, "a moon's tricks go with the cards") for state in moons[:8])
+    assert saved > 0, "the bounds cut no node in a hand bid to the moon"
+    for state in others[:4]:
         _nodes_the_bounds_save(state, "a hand not bid to the moon counts no trick")
+
+
+def test_the_bounds_stay_off_where_a_number_of_tricks_is_the_contract() -> None:
+    """A contract of tricks (the ``contract`` option): a moon bid must take exactly its number, so a trick more can set it."""
+    rules = rules_from_dict({"contract": "tricks"})
+    found = [s for s in positions(rules, "bounds-tricks", 6, most_left=20, least_left=6) if searchable(s)]
+    assert len(found) >= 3
+    for state in found:
+        assert search_of(state, value_side(state)).info[I_MONOTONE] == 0
