@@ -94,7 +94,7 @@ class Search:
 
 def table_size(cards_left: int) -> int:
     """Return the transposition table's rows for a position with ``cards_left`` cards to play."""
-    return 1 << min(18, max(10, cards_left - 10))
+    return 1 << min(18, max(10, cards_left - 8))
 
 
 def search_of(state: GameState, side: int) -> Search:
