@@ -909,6 +909,10 @@ def _fill_key(
     # other side's: the key holds those leads, each clamped once the pips left cannot change its sign
     # (unless the makers' points decide what the side may score, and who of the others leads counts).
     relative = pips and sides > 2 and (side == makers or info[I_WIN_RULE] != 2)
+    pips_left = info[I_PIPS]
+    if relative:
+        for s in range(sides):
+            pips_left -= tally[sides + s]
     for s in range(sides):
         # Of three or more sides, the value is the side's own change: another side's points count only
         # when they are the makers' (a set can change what the others may score).
@@ -916,7 +920,7 @@ def _fill_key(
         if s == 0 and lead >= 0:
             word |= lead << 16
         if pips:
-            word |= tally[sides + s] << 16 if not relative else (_pip_gap(info, tally, sides, s) + 1024) << 16
+            word |= tally[sides + s] << 16 if not relative else (_pip_gap(tally, sides, side, s, pips_left) + 1024) << 16
         if count:
             word |= tally[2 * sides + s] << 32
         keys[0, KEY_CARDS + 1 + s] = word
@@ -935,16 +939,13 @@ def _fill_key(
 
 
 @inline
-def _pip_gap(info: Any, tally: Any, sides: int, s: int) -> int:
-    """Return how many game pips the side searched leads side ``s`` by, held at one past the pips left."""
-    left = info[I_PIPS]
-    for o in range(sides):
-        left -= tally[sides + o]
-    gap = tally[sides + info[I_SIDE]] - tally[sides + s]
+def _pip_gap(tally: Any, sides: int, side: int, s: int, left: int) -> int:
+    """Return how many game pips ``side`` leads side ``s`` by, held at one past the pips ``left``."""
+    gap = tally[sides + side] - tally[sides + s]
     if gap > left:
-        return left + 1  # type: ignore[no-any-return]
+        return left + 1
     if gap < -left:
-        return -left - 1  # type: ignore[no-any-return]
+        return -left - 1
     return gap  # type: ignore[no-any-return]
 
 
