@@ -23,7 +23,10 @@ What the search adds:
   one position by several searches together, in buckets of two rows (one kept for the
   position with the most cards left, one always replaced); the value is found by
   null-window searches (MTD(f)).
-- The last trick is not searched: each seat's one card is its only play.
+- The last trick is not searched: each seat's one card is its only play. The last two
+  are searched plainly (``_two_tricks``: the first trick's legal cards, then the last
+  trick at once), with no ordering, bounds or table below their start: so few lines cost
+  less than the machinery that would prune them.
 - The search loop, the move ordering and the scoring run without numba's reference
   counting (kernel.py's ``hot``): they allocate nothing and index the scratch rows of
   their arrays in place rather than take views of them, which numba would count.
@@ -503,6 +506,27 @@ def _run(
                     result = found
                     step = _RETURN
                     continue
+            if nin == 0 and only < 0 and greedy == 0 and frames[d, FS_OUT] == 0 and config[TRUMP_ONLY] == 0:
+                two = True
+                for s in range(players):
+                    if popcount(held[s]) != 2:
+                        two = False
+                        break
+                if two:
+                    # The last two tricks: searched plainly, the value kept in the table as a search's would be.
+                    best = _two_tricks(
+                        cards, masks, info, facts, side_of, before, may_win, held, tally, table_card, table_seat,
+                        rules, seat, players, frames[d, FS_TRICKS], frames[d, FS_BROKEN] == 1, frames[d, FS_REVOKED],
+                        frames, moves, d, points, frames[d, FS_ALPHA], frames[d, FS_BETA],
+                    )
+                    if info[I_STUCK] == 1:
+                        return 0
+                    frames[d, FS_BEST] = best
+                    frames[d, FS_BEST_CARD] = -1
+                    frames[d, FS_I] = 0
+                    frames[d, FS_N] = 0
+                    step = _NEXT
+                    continue
             honest = legal
             if nin > 0 and info[I_REVOKES] == 1:
                 honest = _legal_by(rules & ~R_REVOKE, trump, joker, held[seat], led, frames[d, FS_TRICKS] == 0, frames[d, FS_BROKEN] == 1)
@@ -725,6 +749,114 @@ def _run(
 
 
 NO_BOUND = -INFINITE - 1
+
+
+@hot
+def _two_tricks(
+    cards: Any, masks: Any, info: Any, facts: Any, side_of: Any, before: Any, may_win: Any, held: Any, tally: Any,
+    table_card: Any, table_seat: Any, rules: int, leader: int, players: int, n_tricks: int, broken: bool,
+    revoked: int, frames: Any, moves: Any, d: int, points: Any, alpha: int, beta: int,
+) -> int:
+    """Return the value (fail-soft in (alpha, beta)) of a trick's start where every seat holds two cards.
+
+    The last two tricks searched plainly, with no table, bounds or ordering: the first
+    trick's plays (each seat's legal cards, revokes marked as the search does), then the
+    last trick at once. Frames d.. and their moves rows are its scratch, one per play.
+    """
+    trump = masks[M_TRUMP]
+    joker = masks[M_JOKER]
+    side = info[I_SIDE]
+    k = 0
+    enter = True
+    frames[d, FS_ALPHA] = alpha
+    frames[d, FS_BETA] = beta
+    frames[d, FS_REVOKED] = revoked
+    while True:
+        e = d + k
+        if enter:
+            enter = False
+            seat = leader + k
+            if seat >= players:
+                seat -= players
+            frames[e, FS_SEAT] = seat
+            led = masks[M_SUIT + cards[SUIT, table_card[0]]] if k > 0 else 0
+            now_broken = broken
+            for j in range(k):
+                if (trump >> table_card[j]) & 1:
+                    now_broken = True
+            legal = _legal_by(rules, trump, joker, held[seat], led, n_tricks == 0, now_broken)
+            if legal == 0:
+                info[I_STUCK] = 1
+                return 0
+            honest = legal
+            if k > 0 and info[I_REVOKES] == 1:
+                honest = _legal_by(rules & ~R_REVOKE, trump, joker, held[seat], led, n_tricks == 0, now_broken)
+            frames[e, FS_HONEST] = honest
+            n = 0
+            m = legal
+            while m:
+                moves[e, n] = lowest_bit(m)
+                m &= m - 1
+                n += 1
+            frames[e, FS_N] = n
+            frames[e, FS_I] = 0
+            maximising = side_of[seat] == side
+            frames[e, FS_MAX] = 1 if maximising else 0
+            frames[e, FS_BEST] = -INFINITE if maximising else INFINITE
+        if frames[e, FS_I] >= frames[e, FS_N] or frames[e, FS_ALPHA] >= frames[e, FS_BETA]:
+            if k == 0:
+                return frames[e, FS_BEST]  # type: ignore[no-any-return]
+            value = frames[e, FS_BEST]
+            k -= 1
+            e -= 1
+            held[frames[e, FS_SEAT]] |= 1 << moves[e, frames[e, FS_I]]
+        else:
+            seat = frames[e, FS_SEAT]
+            card = moves[e, frames[e, FS_I]]
+            now_revoked = frames[e, FS_REVOKED]
+            if not (frames[e, FS_HONEST] >> card) & 1:
+                now_revoked |= 1 << side_of[seat]
+            held[seat] &= ~(1 << card)
+            table_card[k] = card
+            table_seat[k] = seat
+            info[I_NODES] += 1
+            if k + 1 < players:
+                frames[e + 1, FS_ALPHA] = frames[e, FS_ALPHA]
+                frames[e + 1, FS_BETA] = frames[e, FS_BETA]
+                frames[e + 1, FS_REVOKED] = now_revoked
+                k += 1
+                enter = True
+                continue
+            # The first trick is complete: take it, then value the last trick (or the hand, where nothing left scores).
+            winner = _trick_winner(cards, table_card, table_seat, 0, players)
+            won = 0
+            for j in range(players):
+                won |= 1 << table_card[j]
+            _take(info, facts, tally, won, side_of[winner], 1)
+            remaining = 0
+            for s in range(players):
+                remaining |= held[s]
+            if info[I_DEAD_END] == 1 and not remaining & info[I_SCORING]:
+                value = hand_value(info, side_of, before, may_win, tally, n_tricks + 1, winner, now_revoked, points)
+            else:
+                value = _last_trick(cards, info, facts, side_of, before, may_win, held, tally, table_card,
+                                    table_seat, winner, players, n_tricks + 1, now_revoked, points)
+            _take(info, facts, tally, won, side_of[winner], -1)
+            for j in range(players):
+                table_card[j] = moves[d + j, frames[d + j, FS_I]]
+                table_seat[j] = frames[d + j, FS_SEAT]
+            held[seat] |= 1 << card
+        if frames[e, FS_MAX] == 1:
+            if value > frames[e, FS_BEST]:
+                frames[e, FS_BEST] = value
+            if value > frames[e, FS_ALPHA]:
+                frames[e, FS_ALPHA] = value
+        else:
+            if value < frames[e, FS_BEST]:
+                frames[e, FS_BEST] = value
+            if value < frames[e, FS_BETA]:
+                frames[e, FS_BETA] = value
+        frames[e, FS_I] += 1
 
 
 @inline

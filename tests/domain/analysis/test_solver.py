@@ -132,6 +132,32 @@ def test_a_revoke_standing_is_valued_with_its_set_back() -> None:
     assert seen > 0
 
 
+@pytest.mark.parametrize("name", [
+    "preset-auction-pitch-003", "preset-partnership-pitch", "preset-team-auction", "three-solo", "six-in-threes",
+    "finish-early-claims", "every-trick-spade-last",
+])
+def test_the_last_two_tricks_are_valued_as_the_reference_does(name: str) -> None:
+    """000 "Play" and 003 "Auction pitch": with two cards a seat left, the hand's last two tricks are
+    searched on their own (each seat's legal cards to the first, then the last trick's one card each);
+    a revoke among them still sets its side back by the bid. Every side's value, at the start of the
+    last two tricks, is the reference's."""
+    rules = TABLE[name]
+    seen = 0
+    for state in positions(rules, f"two-{name}", 80, 2 * rules.players, 2 * rules.players, games=80):
+        hand = state.hand
+        assert hand is not None
+        if hand.table or cards_left(state) != 2 * rules.players or not searchable(state):
+            continue
+        for side in range(rules.sides):
+            try:
+                expected = reference_value(state, side)
+            except NoLegalAction:
+                continue
+            assert position_value(state, side) == expected, (side, hand.cards)
+            seen += 1
+    assert seen >= 8
+
+
 def test_face_down_cards_are_valued_on_the_reducers() -> None:
     """001 "Fish Pitch": a face-down card is played from its row; the reducers value it, exactly."""
     rules = preset_rules("fish-pitch", {})
