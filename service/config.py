@@ -115,8 +115,8 @@ class Settings:
     @property
     def pool_size(self) -> int:
         """Return the database connections a process keeps: one per request thread, job thread, the thread of
-        jobs due later (turn clocks) and the sweep."""
-        return self.threads + self.job_threads + 2
+        jobs due later (turn clocks), the thread of reviews and the sweep."""
+        return self.threads + self.job_threads + 3
 
     @property
     def is_sqlite(self) -> bool:

@@ -22,7 +22,7 @@ from typing import Any
 
 from domain.state import GameState
 from domain.tables import stand_in_due
-from service.ports.jobs import CLOCK, MOVE, BrokerUnavailableError, Dispatcher, JobRequest
+from service.ports.jobs import CLOCK, MOVE, BackgroundDispatcher, BrokerUnavailableError, Dispatcher, JobRequest
 
 log = logging.getLogger(__name__)
 
@@ -59,8 +59,11 @@ def with_request(jobs: tuple[JobRequest, ...], extra: Mapping[str, Any]) -> tupl
     return tuple(replace(job, request={**job.request, **extra}) for job in jobs)
 
 
-def send_jobs(dispatcher: Dispatcher | None, job_ids: Iterable[str]) -> list[str]:
+def send_jobs(dispatcher: Dispatcher | None, job_ids: Iterable[str], background: bool = False) -> list[str]:
     """Send stored jobs to ``dispatcher``; return the ids sent. One that cannot be sent waits in its row for the sweep.
+
+    ``background``: jobs no table waits for (reviews), sent to the dispatcher's background lane
+    where it has one (the server's own threads), so that they never queue ahead of a move.
 
     When the broker cannot take one, the rest are not tried (each would wait for it again):
     one warning says how many wait for the sweep.
@@ -71,7 +74,10 @@ def send_jobs(dispatcher: Dispatcher | None, job_ids: Iterable[str]) -> list[str
     waiting = list(job_ids)
     for i, job_id in enumerate(waiting):
         try:
-            dispatcher.dispatch(job_id)
+            if background and isinstance(dispatcher, BackgroundDispatcher):
+                dispatcher.dispatch_background(job_id)
+            else:
+                dispatcher.dispatch(job_id)
         except BrokerUnavailableError as error:  # the rows are stored, and committed: the sweep sends them again
             log.warning("could not send %d job(s); the sweep will send them again: %s", len(waiting) - i, error,
                         extra={"jobs": waiting[i:]})

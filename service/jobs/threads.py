@@ -5,7 +5,10 @@ hints with no external service: ``ThreadRunner`` is the dispatcher, a queue serv
 few daemon threads, and a sweeper that every few seconds sends again the jobs whose
 lease expired or that waited too long (after a restart, say). A job due later (a turn
 clock) waits on an in-memory timer until it is due, then is run by a thread of its own
-(so that a queue of computers' moves never holds a clock back); a starting
+(so that a queue of computers' moves never holds a clock back), and a hand's review, which
+no table waits for, is run by another thread of its own (so that a player asking for the
+reviews of a whole game never holds a computer's move or a hint back; a review sent again by
+the sweep or taken over from a stopping runner joins the main queue); a starting
 runner sets a timer for every job due later that is stored (one query), so a clock fires
 on time after a restart, and the sweep sends any that is overdue (a timer lost with its
 process). The jobs' lifecycle is the same as under Celery; only the transport differs.
@@ -57,6 +60,7 @@ class ThreadRunner:
         self._compute = compute
         self._timers: list[tuple[float, str]] = []  # (monotonic due time, job id), a heap
         self._due: queue.Queue[str | None] = queue.Queue()  # timed jobs now due, for their own thread
+        self._background: queue.Queue[str | None] = queue.Queue()  # reviews, for their own thread
         self._timed = threading.Condition()
         self.jobs: JobRunner | None = None
         # Jobs wait for the kernels: a job calling a kernel while the warm-up loads it could hang
@@ -78,6 +82,13 @@ class ThreadRunner:
         for job_id in job_ids:
             self._queue.put(job_id)
 
+    def dispatch_background(self, job_id: str) -> None:
+        """Queue a job no table waits for (a hand's review) for the background thread."""
+        if self._stop.is_set():
+            self._release([], [job_id])
+            return
+        self._background.put(job_id)
+
     def dispatch_after(self, job_id: str, seconds: float) -> None:
         """Queue the job for a background thread ``seconds`` from now."""
         with self._timed:
@@ -96,7 +107,9 @@ class ThreadRunner:
         sweeper = threading.Thread(target=self._sweep, name="pitch-job-sweeper", daemon=True)
         sweeper.start()
         self._workers.append(sweeper)
-        for target, name in ((self._time, "pitch-job-timer"), (self._work_due, "pitch-job-due")):
+        for target, name in (
+            (self._time, "pitch-job-timer"), (self._work_due, "pitch-job-due"), (self._work_background, "pitch-job-background"),
+        ):
             thread = threading.Thread(target=target, name=name, daemon=True)
             thread.start()
             self._workers.append(thread)
@@ -117,13 +130,15 @@ class ThreadRunner:
             for _ in range(self._threads):
                 self._queue.put(None)
             self._due.put(None)
+            self._background.put(None)
         deadline = time.monotonic() + grace
         for thread in self._workers:
             thread.join(max(0.0, deadline - time.monotonic()))
-        unclaimed = [job for q in (self._queue, self._due) for job in _drain(q)]
+        unclaimed = [job for q in (self._queue, self._due, self._background) for job in _drain(q)]
         for _ in range(self._threads):  # the stop markers again, for threads still running a job
             self._queue.put(None)
         self._due.put(None)
+        self._background.put(None)
         self._release(list(self._held.values()), unclaimed)
 
     def _release(self, held: list[tuple[str, str]], unclaimed: list[str]) -> None:
@@ -146,6 +161,9 @@ class ThreadRunner:
 
     def _work_due(self) -> None:
         self._serve(self._due)
+
+    def _work_background(self) -> None:
+        self._serve(self._background)
 
     def _warm(self) -> None:
         try:

@@ -193,3 +193,12 @@ class DelayingDispatcher(Protocol):
     def dispatch_after(self, job_id: str, seconds: float) -> None:
         """Ask for the job to be run ``seconds`` from now (at least once)."""
         ...
+
+
+@runtime_checkable
+class BackgroundDispatcher(Protocol):
+    """A dispatcher that runs jobs no table waits for (a hand's review) apart, behind nothing a game waits for."""
+
+    def dispatch_background(self, job_id: str) -> None:
+        """Ask for the job to be run (at least once) on the dispatcher's background lane."""
+        ...

@@ -146,7 +146,7 @@ class ReviewService:
             found = self.jobs.find(game_id, REVIEW, job.for_version)
             assert found is not None
             return found
-        send_jobs(self.dispatcher, [stored.id])
+        send_jobs(self.dispatcher, [stored.id], background=True)  # behind no computer's move
         return stored
 
     def _job(self, review_id: str) -> Job:

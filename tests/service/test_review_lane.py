@@ -1,0 +1,85 @@
+"""A hand's review never holds a computer's move back on the server's own job threads
+(service/jobs/threads.py: reviews run on a thread of their own; docs/reviews.md).
+
+A review is asked for by a person replaying a hand, and a game's summary asks for every hand
+of the game at once; no table waits for them. With one job thread, a review queued with the
+moves would stop every computer of the process until it ended. Here a review is held running
+(its computation waits on an event) while a game of computers plays on, on a runner with a
+single job thread; once let go, the review ends as it would have.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from service.api import create_app
+from service.ports.jobs import Job
+from service.store.migrate import upgrade
+from tests.dbs import sqlite_url
+from tests.service.api.client import ApiGame
+from tests.service.serving import services_over
+
+COMPUTERS = [{"kind": "ai", "level": 1}] * 4
+WAIT = 300.0  # a loaded machine's first start loads (or compiles) the computer players' kernels first
+
+
+def wait_for(check: Callable[[], Any], what: str, seconds: float = WAIT) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"waited {seconds:.0f} s for {what}")
+
+
+def test_computers_play_on_while_a_review_runs_on_a_single_job_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    url = sqlite_url(tmp_path)
+    upgrade(url)
+    services = services_over(url, job_lease_seconds=30, job_threads=1)
+    started = threading.Event()
+    let_go = threading.Event()
+    reviews = services.reviews
+    assert reviews is not None
+    review = reviews.compute
+
+    def held(job: Job, rng: Any) -> dict[str, Any]:
+        started.set()
+        assert let_go.wait(WAIT), "the test never let the review go"
+        return review(job, rng)
+
+    monkeypatch.setattr(reviews, "compute", held)
+    services.start_runner()
+    try:
+        client: FlaskClient = create_app(services).test_client()
+        game = ApiGame.create(client, seats=COMPUTERS, rules={"preset": "team-auction", "options": {"target_score": 31}})
+        wait_for(lambda: client.get(f"/v1/games/{game.id}/hands/1/record").status_code == 200, "hand 1 to end")
+        asked = client.post(f"/v1/games/{game.id}/hands/1/review")
+        assert asked.status_code == 202, asked.get_json()
+        location = asked.headers["Location"]
+        assert started.wait(60), "the review never started"
+        version = game.view()["version"]
+        # The game's computers go on moving while the review holds its thread: a whole trick and more.
+        wait_for(lambda: game.view()["version"] >= version + 8, "the computers to play on", 60)
+        assert client.get(location).get_json()["status"] == "running"
+        let_go.set()
+
+        def done() -> dict[str, Any] | None:
+            body: dict[str, Any] = client.get(f"{location}?wait=5").get_json()
+            assert body["status"] != "failed", body.get("error")
+            return body if body["status"] == "done" else None
+
+        body = wait_for(done, "the review to end")
+        assert body["result"]["actions"] and "par" in body["result"]
+    finally:
+        let_go.set()
+        services.close()
