@@ -11,8 +11,6 @@ single job thread; once let go, the review ends as it would have.
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,20 +22,11 @@ from service.ports.jobs import Job
 from service.store.migrate import upgrade
 from tests.dbs import sqlite_url
 from tests.service.api.client import ApiGame
+from tests.service.api.table_client import wait_for
 from tests.service.serving import services_over
 
 COMPUTERS = [{"kind": "ai", "level": 1}] * 4
 WAIT = 300.0  # a loaded machine's first start loads (or compiles) the computer players' kernels first
-
-
-def wait_for(check: Callable[[], Any], what: str, seconds: float = WAIT) -> Any:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"waited {seconds:.0f} s for {what}")
 
 
 def test_computers_play_on_while_a_review_runs_on_a_single_job_thread(
@@ -62,7 +51,7 @@ def test_computers_play_on_while_a_review_runs_on_a_single_job_thread(
     try:
         client: FlaskClient = create_app(services).test_client()
         game = ApiGame.create(client, seats=COMPUTERS, rules={"preset": "team-auction", "options": {"target_score": 31}})
-        wait_for(lambda: client.get(f"/v1/games/{game.id}/hands/1/record").status_code == 200, "hand 1 to end")
+        wait_for(lambda: client.get(f"/v1/games/{game.id}/hands/1/record").status_code == 200, "hand 1 to end", WAIT)
         asked = client.post(f"/v1/games/{game.id}/hands/1/review")
         assert asked.status_code == 202, asked.get_json()
         location = asked.headers["Location"]
@@ -78,7 +67,7 @@ def test_computers_play_on_while_a_review_runs_on_a_single_job_thread(
             assert body["status"] != "failed", body.get("error")
             return body if body["status"] == "done" else None
 
-        body = wait_for(done, "the review to end")
+        body = wait_for(done, "the review to end", WAIT)
         assert body["result"]["actions"] and "par" in body["result"]
     finally:
         let_go.set()
