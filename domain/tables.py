@@ -205,7 +205,7 @@ def rematch_seats(state: GameState) -> tuple[list[SeatSpec], list[int]]:
 
 
 def table_view(state: GameState) -> dict[str, Any] | None:
-    """Return the table as anyone may see it (the deadline is the service's, filled in as None)."""
+    """Return the table as anyone may see it (the deadline and ``rated`` are the service's, filled in as None, False)."""
     table = state.table
     if table is None:
         return None
@@ -226,6 +226,7 @@ def table_view(state: GameState) -> dict[str, Any] | None:
         "left": list(table.left),
         "rematch_of": table.rematch_of or None,
         "rematch": table.rematch or None,
+        "rated": False,
     }
 
 

@@ -67,6 +67,9 @@ class TableOut(Schema):
     )})
     left = fields.List(fields.Integer(), required=True, metadata={"description": "Seats whose holder left; a computer plays them."})
     rematch_of = fields.String(required=True, allow_none=True, metadata={"description": "The game this one is a rematch of."})
+    rated = fields.Boolean(required=True, metadata={"description": (
+        "Whether its result counts in its players' ratings: its seats are claimed by players (docs/players.md)."
+    )})
     rematch = fields.String(required=True, allow_none=True, metadata={"description": "This game's rematch, once a seat asked for one."})
 
 
@@ -118,6 +121,9 @@ class TableListed(Schema):
     )})
     waiting_for = fields.Integer(required=True, metadata={"description": "How many seats are open in all, invite-only ones included."})
     created_at = fields.String(required=True, metadata=TIME)
+    rated = fields.Boolean(required=True, metadata={"description": (
+        "Whether its result counts in its players' ratings: its seats are claimed by players (docs/players.md)."
+    )})
 
 
 class TablesPage(Schema):

@@ -164,8 +164,16 @@ def create_game(writer: Writer, request: NewGame) -> CreatedGame:
         game_id=game_id, version=version, preset=request.preset, rules=rules.to_dict(),
         seats=[_seat_created(i, spec, rules, tokens.get(i), shown.get(i), i in invite_only, request.seats[i].player)
                for i, spec in enumerate(specs)],
-        table=table_view(state) if request.at_table else None,
+        table=_table_of(state, request.rated) if request.at_table else None,
     )
+
+
+def _table_of(state: GameState, rated: bool) -> dict[str, Any] | None:
+    """Return the new game's table as its view shows it."""
+    table = table_view(state)
+    if table is not None:
+        table["rated"] = rated
+    return table
 
 
 def check_request(request: NewGame) -> tuple[list[SeatSpec], Rules]:

@@ -5,6 +5,8 @@ service/ports/players.py), and a seat changes hands only by a claim, which chang
 table's open seats. So a process keeps each recent game's players keyed by the open seats
 it had when it read them, and reads again when a claim has changed them (whichever process
 stored it). A seat left to a computer is named by its computer, whoever held it.
+
+Whether a game is rated is kept the same way: it is stored with the game and never changes.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ class SeatNames:
         self._players = players
         self._size = size
         self._games: OrderedDict[str, tuple[tuple[int, ...], dict[int, Player]]] = OrderedDict()
+        self._rated: OrderedDict[str, bool] = OrderedDict()
         self._lock = threading.Lock()
 
     def players(self, game_id: str, state: GameState) -> dict[int, Player]:
@@ -43,6 +46,23 @@ class SeatNames:
             while len(self._games) > self._size:
                 self._games.popitem(last=False)
         return found
+
+    def rated(self, game_id: str) -> bool:
+        """Return whether the game's result counts in its players' ratings."""
+        if self._players is None:
+            return False
+        with self._lock:
+            kept = self._rated.get(game_id)
+            if kept is not None:
+                self._rated.move_to_end(game_id)
+                return kept
+        found = self._players.indexed(game_id)
+        rated = found is not None and found.rated
+        with self._lock:
+            self._rated[game_id] = rated
+            while len(self._rated) > self._size:
+                self._rated.popitem(last=False)
+        return rated
 
     def name_seats(self, game_id: str, state: GameState, seats: list[dict[str, Any]]) -> None:
         """Add each seat's ``name`` and ``player`` (its id, or None) to a view's seats."""

@@ -121,6 +121,7 @@ class GameService:
         self.names.name_seats(game_id, state, view["seats"])
         if view["table"] is not None:
             view["table"]["deadline"] = deadline(self.store, game_id, state)
+            view["table"]["rated"] = self.names.rated(game_id)
         return view
 
     def act(

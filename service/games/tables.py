@@ -182,7 +182,8 @@ class TableService:
         page = rows[:limit]
         tables = [
             {"id": r.game_id, "preset": r.preset, "title": r.title, "players": r.players,
-             "open_seats": list(r.open_seats), "waiting_for": r.waiting_for, "created_at": r.created_at}
+             "open_seats": list(r.open_seats), "waiting_for": r.waiting_for, "created_at": r.created_at,
+             "rated": r.rated}
             for r in page
         ]
         more = len(rows) > limit

@@ -36,6 +36,7 @@ class Listing:
     open_seats: tuple[int, ...]
     waiting_for: int
     created_at: str
+    rated: bool = False  # its result counts in its players' ratings (read with the list, not stored in its row)
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,8 @@ A listed game's row is inserted with the game (service/store/rows.py), changed i
 the transaction of each claim or departure that changes its open seats, and deleted in
 the one that starts the game (its last seat filled) or abandons it. It holds nothing
 secret: the rules' preset and title, the seats anyone may claim from the list, how many
-seats wait in all, and when the table opened. Pages run oldest first, by (created_at,
+seats wait in all, and when the table opened; whether the game is rated is read with it
+from the game's index row (stored with the game, and never changed). Pages run oldest first, by (created_at,
 game_id), so a page never repeats or skips a table that stays listed.
 """
 
@@ -17,7 +18,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 from service.ports.tables import Listing, ListingChange
-from service.store.schema import listings_table
+from service.store.schema import game_index_table, listings_table
 
 
 def insert_listing(conn: Connection, listing: Listing, now: str) -> None:
@@ -42,7 +43,9 @@ def change_listing(conn: Connection, game_id: str, change: ListingChange) -> Non
 def select_listings(conn: Connection, after: tuple[str, str] | None, limit: int, preset: str | None) -> list[Listing]:
     """Return a page of the listed tables, oldest first, after the (created_at, game_id) ``after``."""
     c = listings_table.c
-    query = sa.select(listings_table).order_by(c.created_at, c.game_id).limit(limit)
+    rated = sa.func.coalesce(game_index_table.c.rated, sa.false()).label("rated")
+    joined = listings_table.outerjoin(game_index_table, game_index_table.c.game_id == c.game_id)
+    query = sa.select(listings_table, rated).select_from(joined).order_by(c.created_at, c.game_id).limit(limit)
     if after is not None:
         query = query.where(sa.tuple_(c.created_at, c.game_id) > sa.tuple_(sa.literal(after[0]), sa.literal(after[1])))
     if preset is not None:
@@ -54,5 +57,5 @@ def _listing(row: Any) -> Listing:
     return Listing(
         game_id=row["game_id"], preset=row["preset"], title=row["title"], players=int(row["players"]),
         open_seats=tuple(json.loads(row["open_seats"])), waiting_for=int(row["waiting_for"]),
-        created_at=row["created_at"],
+        created_at=row["created_at"], rated=bool(row["rated"]),
     )

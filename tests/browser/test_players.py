@@ -104,6 +104,7 @@ def test_two_players_name_themselves_play_a_rated_table_and_find_it_on_their_pag
     found = api.get(f"/v1/games?player={me['id']}")["games"]
     assert [(g["id"], g["rated"], g["status"]) for g in found] == [(game_id, True, "waiting")]
     assert api.get(f"/v1/games/{game_id}")["seats"][0]["name"] == "Ada Lovelace"
+    assert page.inner_text(".waiting-line .badge-rated") == "Rated"  # the table says so while it waits
 
     # Grace, in her own browser, names herself and sees the table listed as rated; she joins by the invite.
     friend = _give_name(grace, server, "Grace")

@@ -145,7 +145,7 @@ def test_the_table_view_shows_the_settings_and_who_keeps_each_seat() -> None:
         "open_seats": [0, 2], "invite_only": [], "listed": True,
         "clock": {"seconds": 45, "stand_in": {"kind": "ai", "level": 5}, "handover_after": 4},
         "deadline": None, "timeouts": [0, 0, 0, 0], "stand_in_seats": [], "left": [], "rematch_of": None,
-        "rematch": None,
+        "rematch": None, "rated": False,
     }
     rules = resolve_rules("team-auction", {})
     plain = replay(start_game(rules, "team-auction", HUMANS, 0, commit(SECRET, "client"), DEALS))

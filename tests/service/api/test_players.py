@@ -146,3 +146,21 @@ def test_a_rated_game_is_played_by_players_only(client: FlaskClient) -> None:
     assert refused.status_code == 403 and refused.get_json()["type"] == "/problems/forbidden"
     taken = client.post(f"/v1/games/{game['id']}/seats/2/claim", json=invite, headers=bearer(bob["token"]))
     assert taken.status_code == 201
+
+
+def test_the_list_of_tables_and_the_view_say_which_tables_are_rated(client: FlaskClient) -> None:
+    ada = make_player(client, "Ada")
+    seats = [{"kind": "human", "player": "me"}, COMPUTER, {"kind": "open"}, COMPUTER]
+    rated = _game(client, ada["token"], seats, rated=True, listed=True).get_json()
+    plain = _game(client, ada["token"], seats, listed=True).get_json()
+    assert rated["table"]["rated"] is True and plain["table"]["rated"] is False
+    listed: dict[str, bool] = {}
+    after = None
+    while True:  # every page: the mark comes with each table, however many rated games wait
+        page = client.get("/v1/tables", query_string={"limit": 50, **({"after": after} if after else {})}).get_json()
+        listed.update({t["id"]: t["rated"] for t in page["tables"]})
+        if (after := page["next"]) is None:
+            break
+    assert (listed[rated["id"]], listed[plain["id"]]) == (True, False)
+    for game, expected in ((rated, True), (plain, False)):
+        assert client.get(f"/v1/games/{game['id']}").get_json()["table"]["rated"] is expected

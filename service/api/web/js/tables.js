@@ -2,8 +2,8 @@
 // the turn clock counting down to the seat's deadline, leaving, taking a seat back from its
 // stand-in, a rematch; the front page's list of open tables; and the page that takes a seat
 // from an invite link (#/join/ID/SEAT?invite=...) or from the list (#/join/ID/SEAT).
-// Everything comes from the view's `table` (GET /v1/games/{id}) and the tables' routes; which
-// waiting games are rated, from the search (GET /v1/games?status=waiting&rated=true). A seat is
+// Everything comes from the view's `table` (GET /v1/games/{id}) and the tables' routes, which
+// both say whether a game is rated. A seat is
 // claimed with the token of the player this browser plays as (asked for a name first if none),
 // so the table shows the player's name and a rated game counts for them.
 
@@ -76,7 +76,8 @@ export function renderTable(gameId, view, names, {token, onChange}) {
     rows.push(h("p", {class: "waiting-line", role: "status"},
       `Waiting for ${table.open_seats.length} ${table.open_seats.length === 1 ? "player" : "players"}: `,
       table.open_seats.map((s) => names.full(s)).join(", "), ". The first hand is dealt once every seat is taken.",
-      table.listed ? " The table is in the list of open tables." : ""));
+      table.listed ? " The table is in the list of open tables." : "",
+      table.rated ? [" ", h("span", {class: "badge badge-rated", title: "The result counts in the players' ratings"}, "Rated")] : null));
     rows.push(renderInvites(gameId, view, names, "invite-seat-"));
   }
   if (mine !== null && table.stand_in_seats.includes(mine)) {
@@ -133,24 +134,14 @@ export async function presetTitle(name) {
   }
 }
 
-/** Return the ids of the rated games waiting for players (the search's first pages; an empty set if it fails). */
-async function ratedWaiting() {
-  try {
-    const found = await api("GET", "/v1/games?status=waiting&rated=true&limit=100");
-    return new Set(found.games.map((g) => g.id));
-  } catch {
-    return new Set();
-  }
-}
-
 /** Return the front page's list of open tables (GET /v1/tables), each seat a link to take it. */
 export async function renderOpenTables() {
   const list = h("ul", {class: "open-tables"});
   const box = h("section", {class: "card-panel", id: "open-tables"}, h("h2", {}, "Open tables"), list);
   try {
-    const [page, rated] = await Promise.all([api("GET", "/v1/tables?limit=20"), ratedWaiting()]);
-    fill(list, page.tables.length ? page.tables.map((t) => h("li", {dataset: {game: t.id, rated: String(rated.has(t.id))}},
-      h("strong", {}, t.title), rated.has(t.id) ? [" ", h("span", {class: "badge badge-rated", title: "The result counts in the players' ratings"}, "Rated")] : null,
+    const page = await api("GET", "/v1/tables?limit=20");
+    fill(list, page.tables.length ? page.tables.map((t) => h("li", {dataset: {game: t.id, rated: String(t.rated)}},
+      h("strong", {}, t.title), t.rated ? [" ", h("span", {class: "badge badge-rated", title: "The result counts in the players' ratings"}, "Rated")] : null,
       ` · ${t.waiting_for} of ${t.players} seats open `,
       t.open_seats.length ? t.open_seats.map((s) => h("a", {class: "btn btn-small", href: `#/join/${t.id}/${s}`}, `Take seat ${s}`))
         : h("span", {class: "muted"}, "(by invite only)")))
@@ -169,7 +160,7 @@ export async function openJoin(root, gameId, seat, invite) {
   const held = seatsOf(gameId)[seat];
   const open = view.table && view.table.open_seats.includes(seat);
   const problem = h("div", {class: "form-problem", role: "alert"});
-  const rated = open && (await ratedWaiting()).has(gameId);
+  const rated = open && view.table.rated;
   // A first visit by an invite link: the name is asked here, with the seat (a rated table needs it).
   const asking = !held && open && !me();
   const nameInput = asking ? h("input", {id: "join-name", type: "text", maxlength: "40", autocomplete: "nickname",
