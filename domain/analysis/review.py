@@ -236,6 +236,23 @@ def review_hand(
     }
 
 
+def decision_costs(result: Mapping[str, Any]) -> dict[int, tuple[int, float]]:
+    """Return per seat of a review's ``result`` its decisions that had a choice and the sum of their expected costs.
+
+    A forced decision (the seat's only legal action) and one reviewed without the
+    estimates are left out; a seat with none is not in the answer.
+    """
+    found: dict[int, tuple[int, float]] = {}
+    for action in result.get("actions", ()):
+        expected = action.get("expected")
+        if expected is None or expected.get("forced"):
+            continue
+        seat = int(action["seat"])
+        n, cost = found.get(seat, (0, 0.0))
+        found[seat] = (n + 1, cost + float(expected["cost"]))
+    return found
+
+
 def _ledger(
     rules: Rules, makers: int, first: Step | None, value: Value, actual: Mapping[int, float], costs: Mapping[int, float],
 ) -> dict[str, Any]:

@@ -124,7 +124,7 @@ class PlayerService:
             for family, r in sorted(self.log.player_ratings(player_id).items())
         }
         sums = self.log.player_statistics(player_id)
-        costs = review_costs(self.log.player_reviews(player_id))  # read from the reviews now: not a projection
+        costs = review_costs(self.log.player_review_costs(player_id))  # stored with each review: not a projection
         shown = {
             family: {**shown_statistics(sums.get(family) or NO_STATISTICS), **costs.get(family, shown_costs(0, 0.0))}
             for family in sorted(set(sums) | set(costs))

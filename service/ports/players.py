@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 PARTNERSHIP, CUT_THROAT = "partnership", "cut-throat"
 FAMILIES = (PARTNERSHIP, CUT_THROAT)
@@ -194,15 +194,6 @@ class GameFound:
     players: dict[int, Player] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class SeatReview:
-    """A reviewed hand of a player's game: the game's family, the seat the player held, the review's result."""
-
-    family: str
-    seat: int
-    result: dict[str, Any]
-
-
 class PlayerLog(Protocol):
     """What the store answers of players and the games' index."""
 
@@ -250,8 +241,8 @@ class PlayerLog(Protocol):
         """Return a player's statistics (the sums) by family."""
         ...
 
-    def player_reviews(self, player_id: str) -> list[SeatReview]:
-        """Return the done reviews of the player's games' hands, each with the player's seat and the game's family."""
+    def player_review_costs(self, player_id: str) -> dict[str, tuple[int, float]]:
+        """Return by family the reviewed decisions of the seats the player held that had a choice, and their summed cost."""
         ...
 
     def leaderboard(self, family: str, after: tuple[float, str] | None, limit: int) -> list[tuple[Player, Rating]]:

@@ -45,10 +45,13 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from service.ports.jobs import FAILED, MAX_ATTEMPTS, MOVE, PENDING, RUNNING, Job, JobKind, JobRequest, JobState
+from domain.analysis.review import decision_costs
+from service.ports.jobs import (
+    DONE, FAILED, MAX_ATTEMPTS, MOVE, PENDING, REVIEW, RUNNING, Job, JobKind, JobRequest, JobState,
+)
 from service.store.db import deferred_begin
 from service.store.encoding import stamp, utc_now
-from service.store.schema import jobs_table
+from service.store.schema import jobs_table, review_decisions_table
 from service.store.translate import unavailable_as_store_error
 
 
@@ -59,6 +62,16 @@ def insert_jobs(conn: Connection, game_id: str, jobs: Sequence[JobRequest], now:
     rows = new_rows(game_id, jobs, now)
     conn.execute(sa.insert(jobs_table), rows)
     return tuple(row["id"] for row in rows)
+
+
+def _store_decisions(conn: Connection, game_id: str, for_version: int, result: dict[str, Any]) -> None:
+    """Store a done review's decisions that had a choice, by seat, in place of any stored for it before."""
+    d = review_decisions_table.c
+    conn.execute(sa.delete(review_decisions_table).where(d.game_id == game_id, d.for_version == for_version))
+    rows = [{"game_id": game_id, "for_version": for_version, "seat": seat, "decisions": n, "cost": cost}
+            for seat, (n, cost) in sorted(decision_costs(result).items())]
+    if rows:
+        conn.execute(sa.insert(review_decisions_table), rows)
 
 
 def new_rows(game_id: str, jobs: Sequence[JobRequest], now: str) -> list[dict[str, Any]]:
@@ -178,15 +191,23 @@ class JobRows:
         self, job_id: str, holder: str, state: JobState, result: dict[str, Any] | None = None,
         error: str | None = None,
     ) -> bool:
-        """Record the job's outcome, only if ``holder`` still holds its lease; tell whether it did."""
+        """Record the job's outcome, only if ``holder`` still holds its lease; tell whether it did.
+
+        A review done stores its decisions by seat with it (``review_decisions``, migration 0011).
+        """
         c = jobs_table.c
         with self._write(durable=False) as conn:
-            return bool(conn.execute(sa.update(jobs_table).where(
+            stored = bool(conn.execute(sa.update(jobs_table).where(
                 c.id == job_id, c.lease_holder == holder, c.state == RUNNING,
             ).values(
                 state=state, result=None if result is None else json.dumps(result, sort_keys=True),
                 error=error, lease_holder=None, lease_expires_at=None, updated_at=self.now(),
             )).rowcount)
+            if stored and state == DONE and result is not None:
+                job = conn.execute(sa.select(c.kind, c.game_id, c.for_version).where(c.id == job_id)).one()
+                if job.kind == REVIEW:
+                    _store_decisions(conn, job.game_id, int(job.for_version), result)
+            return stored
 
     def release(self, held: Sequence[tuple[str, str]], unclaimed: Sequence[str]) -> None:
         """Hand jobs back: each ``(job id, holder)`` lease still held is ended, the job pending again with its

@@ -13,7 +13,6 @@ alone. Each page is one statement, whatever the number of games stored.
 from __future__ import annotations
 
 import functools
-import json
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -21,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from service.ports.players import GameFound, GameQuery, Player, Rating, RatingRecorded, SeatReview
+from service.ports.players import GameFound, GameQuery, Player, Rating, RatingRecorded
 from service.store.schema import (
     STATISTICS, game_index_table, player_statistics_table, players_table, projections_table,
     rating_history_table, ratings_table,
@@ -40,10 +39,11 @@ _PLAYERS_OF = sa.text(
 ).bindparams(sa.bindparam("games", expanding=True))
 _EXPORT_LINES = sa.text("SELECT game_id, line FROM counted_games WHERE game_id IN :games").bindparams(
     sa.bindparam("games", expanding=True))
-_REVIEWS = sa.text(  # each done review of a game the player holds a seat of: by game_players' and jobs' game indexes
-    "SELECT g.family, p.seat, j.result FROM game_players AS p JOIN game_index AS g ON g.game_id = p.game_id"
-    " JOIN jobs AS j ON j.game_id = p.game_id WHERE p.player_id = :player AND j.kind = 'review' AND j.state = 'done'"
-    " AND j.result IS NOT NULL"
+_REVIEW_COSTS = sa.text(  # the player's seats' reviewed decisions, by family: by game_players' and the decisions' keys
+    "SELECT g.family, SUM(r.decisions) AS decisions, SUM(r.cost) AS cost FROM game_players AS p"
+    " JOIN game_index AS g ON g.game_id = p.game_id"
+    " JOIN review_decisions AS r ON r.game_id = p.game_id AND r.seat = p.seat"
+    " WHERE p.player_id = :player GROUP BY g.family"
 )
 _TOKEN = sa.text(
     "SELECT p.id, p.name, p.created_at FROM player_tokens AS t JOIN players AS p ON p.id = t.player_id"
@@ -120,11 +120,11 @@ class PlayerReads(_Recorder):
             rows = conn.execute(sa.select(player_statistics_table).where(c.player_id == player_id)).all()
         return {r.family: {name: int(r._mapping[name]) for name in STATISTICS} for r in rows}
 
-    def player_reviews(self, player_id: str) -> list[SeatReview]:
-        """Return the done reviews of the player's games' hands, each with the player's seat and the game's family."""
+    def player_review_costs(self, player_id: str) -> dict[str, tuple[int, float]]:
+        """Return by family the reviewed decisions of the seats the player held that had a choice, and their summed cost."""
         with self._transaction(read_only=True) as conn:
-            rows = conn.execute(_REVIEWS, {"player": player_id}).all()
-        return [SeatReview(row.family, int(row.seat), json.loads(row.result)) for row in rows]
+            rows = conn.execute(_REVIEW_COSTS, {"player": player_id}).all()
+        return {row.family: (int(row.decisions), float(row.cost)) for row in rows}
 
     def rating_history(self, player_id: str, family: str, after: int, limit: int) -> list[RatingRecorded]:
         """Return a page of a player's rating history in ``family``, oldest first, after its ``after``-th rated game."""

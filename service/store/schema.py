@@ -226,3 +226,14 @@ counted_games_table = sa.Table(
     sa.Column("position", sa.BigInteger(), nullable=False),
     sa.Column("line", sa.Text(), nullable=False),
 )
+
+# A done review's decisions by seat (migration 0011): written with the review's result, summed by a player's page.
+review_decisions_table = sa.Table(
+    "review_decisions",
+    metadata,
+    sa.Column("game_id", sa.Text(), primary_key=True),
+    sa.Column("for_version", sa.Integer(), primary_key=True),
+    sa.Column("seat", sa.Integer(), primary_key=True),
+    sa.Column("decisions", sa.Integer(), nullable=False),
+    sa.Column("cost", sa.Float(), nullable=False),
+)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,8 +23,9 @@ from tests.factories import start_game
 STORE_TABLES = {
     "events", "idempotency_keys", "seats", "game_secrets", "jobs", "game_heads", "invites", "listings", "players",
     "player_tokens", "game_players", "game_index", "projections", "ratings", "player_statistics", "counted_games", "rating_history",
+    "review_decisions",
 }
-HEAD = "0010"
+HEAD = "0011"
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -174,5 +176,37 @@ def test_the_rating_history_upgrade_sets_the_players_projection_back_to_count_ev
             assert conn.execute(sa.text("SELECT position, lease_holder FROM projections")).one() == (0, None)
             for table in ("ratings", "counted_games", "player_statistics", "rating_history"):
                 assert conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar_one() == 0
+    finally:
+        engine.dispose()
+
+
+def test_the_review_decisions_upgrade_counts_the_reviews_done_before_it(empty_url: str) -> None:
+    """0010 to 0011: each done review's decisions that had a choice are stored by seat; forced ones and others are not."""
+    upgrade(empty_url, "0010")
+    actions = [
+        {"seat": 1, "expected": {"forced": False, "cost": 0.25}},
+        {"seat": 1, "expected": {"forced": False, "cost": 0.5}},
+        {"seat": 2, "expected": {"forced": True, "cost": 0.0}},  # its only legal action: no decision
+        {"seat": 3, "expected": None},  # reviewed without the estimates
+        {"seat": 0, "expected": {"forced": False, "cost": 0.0}},
+    ]
+    engine = make_engine(empty_url)
+    try:
+        with engine.begin() as conn:
+            insert = sa.text(
+                "INSERT INTO jobs (id, game_id, kind, seat, level, for_version, request, state, result, created_at,"
+                " updated_at) VALUES (:id, 'g', :kind, 0, 0, :version, '{}', :state, :result, 't', 't')"
+            )
+            conn.execute(insert, {"id": "r1", "kind": "review", "version": 3, "state": "done",
+                                  "result": json.dumps({"actions": actions})})
+            conn.execute(insert, {"id": "r2", "kind": "review", "version": 40, "state": "running", "result": None})
+            conn.execute(insert, {"id": "h1", "kind": "hint", "version": 5, "state": "done",
+                                  "result": json.dumps({"actions": actions})})
+        upgrade(empty_url)
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text(
+                "SELECT game_id, for_version, seat, decisions, cost FROM review_decisions ORDER BY seat"
+            )).all()
+        assert [tuple(r) for r in rows] == [("g", 3, 0, 1, 0.0), ("g", 3, 1, 2, 0.75)]
     finally:
         engine.dispose()
