@@ -23,13 +23,14 @@ import threading
 from typing import Any
 
 from celery import Celery, Task
+from kombu.entity import Queue
 from celery.signals import (
     celeryd_after_setup, setup_logging, worker_init, worker_process_init, worker_ready, worker_shutdown,
 )
 
 from service.bootstrap import Services, build_services
 from service.config import Settings
-from service.jobs.broker import RUN_JOB_TASK, CeleryDispatcher
+from service.jobs.broker import PLAY_QUEUE, REVIEW_QUEUE, RUN_JOB_TASK, CeleryDispatcher
 from service.jobs.runner import sweep_every
 from service.logs import configure_logging, json_line
 from service.metrics import PrometheusMetrics, serve_metrics
@@ -74,6 +75,10 @@ def create_celery(settings: Settings) -> Celery:
         # job's lease decides who may deliver its result, so a late copy is harmless.
         broker_transport_options={"visibility_timeout": max(3600.0, 4 * lease)},
         worker_hijack_root_logger=False,
+        # Two queues: the play's (moves, hints, bid analyses, clocks) and the reviews'; a worker
+        # consumes both unless ``pitch worker --lane`` names one (service/jobs/broker.py).
+        task_default_queue=PLAY_QUEUE,
+        task_queues=(Queue(PLAY_QUEUE), Queue(REVIEW_QUEUE)),  # type: ignore[no-untyped-call]
     )
     process = _Process(settings)
 

@@ -82,15 +82,20 @@ def _prepare_sqlite(url: str) -> None:
 @click.option("--concurrency", "-c", default=None, type=click.IntRange(min=1), help="Worker processes (default: one per core).")
 @click.option("--pool", default="prefork", show_default=True, type=click.Choice(["prefork", "threads", "solo"]),
               help="Celery pool.")
+@click.option("--lane", default="all", show_default=True, type=click.Choice(["all", "play", "reviews"]),
+              help="The jobs it takes: all, the play's only (moves, hints, bid analyses, clocks), or hands' reviews only.")
 @click.pass_context
-def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
-    """Run a Celery worker for computer moves, hints and bid analyses (needs PITCH_BROKER_URL).
+def worker(ctx: click.Context, concurrency: int | None, pool: str, lane: str) -> None:
+    """Run a Celery worker for computer moves, hints, bid analyses and reviews (needs PITCH_BROKER_URL).
 
     The fast simulator's kernels are compiled (or loaded from numba's cache) before Celery
-    starts. Extra arguments go to ``celery worker`` as they are.
+    starts. Extra arguments go to ``celery worker`` as they are. Where reviews are asked for
+    in bulk (a game's summary asks for every hand), run the play's workers with ``--lane
+    play`` and others with ``--lane reviews``, so that no computer's move waits behind them.
     """
     import sys
 
+    from service.jobs.broker import LANES
     from service.jobs.warm import compile_ahead
     from service.logs import configure_logging
     from service.metrics import prepare_metrics_dir
@@ -110,7 +115,7 @@ def worker(ctx: click.Context, concurrency: int | None, pool: str) -> None:
     # The workers are reached by name, never imported by service (docs/architecture.md "The direction of imports").
     # Quiet: no banner (workers/app.py logs what it shows as one JSON line).
     argv = [sys.executable, "-m", "celery", "--quiet", "--app", "workers.main", "worker", "--loglevel", "INFO",
-            "--pool", pool]
+            "--pool", pool, "--queues", ",".join(LANES[lane])]
     if concurrency:
         argv += ["--concurrency", str(concurrency)]
     argv += list(ctx.args)

@@ -1,7 +1,9 @@
 """Sending jobs to Celery workers by task name only (docs/architecture.md "The direction of imports": service never imports workers).
 
 The message carries the job's id and nothing else; results stay in the database, so the
-broker keeps no results. A job due later (a turn clock) is sent with a countdown.
+broker keeps no results. A job due later (a turn clock) is sent with a countdown. A hand's
+review goes to a queue of its own (``REVIEW_QUEUE``), so that workers kept for the play
+(``pitch worker --lane play``) never hold a computer's move behind a game's worth of reviews.
 
 Every call to the broker is bounded in time (``PITCH_BROKER_TIMEOUT``, a second by
 default), because a broker that accepts connections and never answers (a hung Redis, a
@@ -33,6 +35,9 @@ from kombu.connection import Connection
 from service.ports.jobs import BrokerUnavailableError
 
 RUN_JOB_TASK = "pitch.run_job"
+PLAY_QUEUE = "celery"  # Celery's default: computers' moves, hints, bid analyses, turn clocks
+REVIEW_QUEUE = "pitch.reviews"  # hands' reviews, which no table waits for
+LANES = {"all": (PLAY_QUEUE, REVIEW_QUEUE), "play": (PLAY_QUEUE,), "reviews": (REVIEW_QUEUE,)}  # pitch worker --lane
 DEFAULT_TIMEOUT = 1.0
 QUIET_AFTER_FAILURE = 5.0
 
@@ -70,17 +75,22 @@ class CeleryDispatcher:
         """Send the job's id to the workers; raise BrokerUnavailableError when the broker cannot take it now."""
         self._send(job_id, None)
 
+    def dispatch_background(self, job_id: str) -> None:
+        """Send a job no table waits for (a hand's review) to the reviews' queue; raise as ``dispatch`` does."""
+        self._send(job_id, None, REVIEW_QUEUE)
+
     def dispatch_after(self, job_id: str, seconds: float) -> None:
         """Send the job's id to the workers, to run ``seconds`` from now (a turn clock; the sweep is the fallback)."""
         self._send(job_id, max(0.0, seconds))
 
-    def _send(self, job_id: str, countdown: float | None) -> None:
+    def _send(self, job_id: str, countdown: float | None, queue: str = PLAY_QUEUE) -> None:
         left = self._failed_until - time.monotonic()
         if left > 0:
             raise BrokerUnavailableError(f"the broker failed a moment ago; not trying it again for {left:.1f} s")
         try:
             with self._app.producer_pool.acquire(block=True, timeout=self._timeout) as producer:
-                self._app.send_task(RUN_JOB_TASK, args=[job_id], countdown=countdown, producer=producer, retry=False)
+                self._app.send_task(RUN_JOB_TASK, args=[job_id], countdown=countdown, producer=producer, retry=False,
+                                    queue=queue)
         except Exception as error:
             with self._lock:
                 self._failed_until = time.monotonic() + self._quiet

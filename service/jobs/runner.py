@@ -41,7 +41,7 @@ from service.jobs.handlers import DetachedHandler, Handler
 from service.logs import request_id_bound
 from service.metrics import Metrics, NoMetrics
 from service.ports.events import StoreUnavailableError
-from service.ports.jobs import DONE, FAILED, SUPERSEDED, DelayingDispatcher, Dispatcher, Job, JobRepository
+from service.ports.jobs import BACKGROUND_KINDS, DONE, FAILED, SUPERSEDED, DelayingDispatcher, Dispatcher, Job, JobRepository
 from service.ports.notify import NoNotifier, Notifier
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,11 @@ class JobRunner:
         sweep tries again.
         """
         delay = self.lease_seconds if pending_after_seconds is None else pending_after_seconds
-        return send_jobs(self.dispatcher, self.rows.due(delay))
+        due = self.rows.due_jobs(delay)
+        # A review goes back to the background lane it was sent to: it must not queue ahead of a move there either.
+        sent = send_jobs(self.dispatcher, [job_id for job_id, kind in due if kind not in BACKGROUND_KINDS])
+        return sent + send_jobs(self.dispatcher, [job_id for job_id, kind in due if kind in BACKGROUND_KINDS],
+                                background=True)
 
     def _run_claimed(self, job: Job, holder: str) -> Job | None:
         context = {"job_id": job.id, "job_kind": job.kind, "game_id": job.game_id, "attempt": job.attempts}

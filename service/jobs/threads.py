@@ -8,7 +8,7 @@ clock) waits on an in-memory timer until it is due, then is run by a thread of i
 (so that a queue of computers' moves never holds a clock back), and a hand's review, which
 no table waits for, is run by another thread of its own (so that a player asking for the
 reviews of a whole game never holds a computer's move or a hint back; a review sent again by
-the sweep or taken over from a stopping runner joins the main queue); a starting
+the sweep, or taken over from a stopping runner, goes back to that thread); a starting
 runner sets a timer for every job due later that is stored (one query), so a clock fires
 on time after a restart, and the sweep sends any that is overdue (a timer lost with its
 process). The jobs' lifecycle is the same as under Celery; only the transport differs.
@@ -42,6 +42,7 @@ from collections.abc import Sequence
 from service.jobs.offload import Compute, run_here
 from service.jobs.runner import JobRunner
 from service.jobs.warm import warm_fast_simulator
+from service.ports.jobs import BACKGROUND_KINDS
 
 log = logging.getLogger(__name__)
 
@@ -80,7 +81,17 @@ class ThreadRunner:
         if self.jobs is None or self._stop.is_set():
             return
         for job_id in job_ids:
-            self._queue.put(job_id)
+            self._lane_of(job_id).put(job_id)
+
+    def _lane_of(self, job_id: str) -> queue.Queue[str | None]:
+        """Return the queue a job taken over goes to: a review's own, else the main one (unknown: the main one)."""
+        assert self.jobs is not None
+        try:
+            job = self.jobs.rows.get(job_id)
+        except Exception:  # the database is out of reach: the job runs (or is released again) from the main queue
+            log.warning("could not read job %s's kind; it joins the main queue", job_id, exc_info=True)
+            return self._queue
+        return self._background if job is not None and job.kind in BACKGROUND_KINDS else self._queue
 
     def dispatch_background(self, job_id: str) -> None:
         """Queue a job no table waits for (a hand's review) for the background thread."""

@@ -63,6 +63,7 @@ PENDING, RUNNING, DONE, SUPERSEDED, FAILED = (
     JobState.PENDING, JobState.RUNNING, JobState.DONE, JobState.SUPERSEDED, JobState.FAILED,
 )
 MAX_ATTEMPTS = 3
+BACKGROUND_KINDS = frozenset({REVIEW})  # no table waits for them: sent to a dispatcher's background lane
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +143,9 @@ class JobRepository(Protocol):
         """Record the job's outcome if ``holder`` still holds its lease; tell whether it did."""
         ...
 
-    def due(self, pending_after_seconds: float) -> list[str]:
-        """Return the jobs to send again (expired leases, released, long-pending or overdue jobs); fail those out of
-        attempts."""
+    def due_jobs(self, pending_after_seconds: float) -> list[tuple[str, JobKind]]:
+        """Return the jobs to send again (expired leases, released, long-pending or overdue jobs), each with its kind;
+        fail those out of attempts."""
         ...
 
     def release(self, held: Sequence[tuple[str, str]], unclaimed: Sequence[str]) -> None:

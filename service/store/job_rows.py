@@ -230,8 +230,13 @@ class JobRows:
                 ).values(lease_expires_at=now))
 
     def due(self, pending_after_seconds: float, overdue_after_seconds: float = 1.0) -> list[str]:
-        """Return the jobs to send again: expired leases, released jobs, jobs pending longer than the delay, and
-        jobs due later that are overdue by ``overdue_after_seconds`` (their timer was lost, in a restart say).
+        """Return the ids of the jobs to send again (``due_jobs``)."""
+        return [job_id for job_id, _ in self.due_jobs(pending_after_seconds, overdue_after_seconds)]
+
+    def due_jobs(self, pending_after_seconds: float, overdue_after_seconds: float = 1.0) -> list[tuple[str, JobKind]]:
+        """Return the jobs to send again, each with its kind: expired leases, released jobs, jobs pending longer than
+        the delay, and jobs due later that are overdue by ``overdue_after_seconds`` (their timer was lost, in a
+        restart say).
 
         Jobs whose last attempt's lease expired are failed here instead.
         """
@@ -242,14 +247,14 @@ class JobRows:
         c = jobs_table.c
         with self._write() as conn:
             self._set_aside(conn, now)
-            rows: Sequence[Any] = conn.execute(sa.select(c.id).where(sa.or_(
+            rows: Sequence[Any] = conn.execute(sa.select(c.id, c.kind).where(sa.or_(
                 sa.and_(c.state == RUNNING, c.lease_expires_at < now),
                 sa.and_(c.state == PENDING, c.lease_expires_at.is_not(None),
                         sa.or_(c.not_before.is_(None), c.not_before <= now)),
                 sa.and_(c.state == PENDING, c.not_before.is_(None), c.updated_at < stale),
                 sa.and_(c.state == PENDING, c.not_before < overdue),
-            )).order_by(c.created_at)).scalars().all()
-        return [str(r) for r in rows]
+            )).order_by(c.created_at)).all()
+        return [(str(r.id), JobKind(r.kind)) for r in rows]
 
     def scheduled(self) -> list[tuple[str, float]]:
         """Return the pending jobs due later (turn clocks), each with the seconds until it is due."""

@@ -74,10 +74,22 @@ def test_the_service_connects_as_the_granted_role_and_the_migrations_as_the_owne
     assert _user(migrate["environment"]["PITCH_DATABASE_URL"]) == owner
     assert migrate["command"] == ["sh", "-c", f"pitch db upgrade && pitch db grant {GRANT_ROLE}"]
     assert migrate["environment"]["PITCH_ROLE_PASSWORD"]
-    for name in ("api", "worker"):
+    for name in ("api", "worker", "reviewer"):
         environment = services[name]["environment"]
         assert _user(environment["PITCH_DATABASE_URL"]) == GRANT_ROLE, name
         assert services[name]["depends_on"]["migrate"] == {"condition": "service_completed_successfully"}
+
+
+def test_the_play_and_the_reviews_have_workers_of_their_own() -> None:
+    """Every queue has its workers, and no play worker takes a review (docs/operations.md, "Workers")."""
+    services = _compose()
+    assert services["worker"]["command"][-2:] == ["--lane", "play"]
+    assert services["reviewer"]["command"][-2:] == ["--lane", "reviews"]
+    units = [shlex.split(_unit(name)["ExecStart"][0]) for name in ("pitch-worker.service", "pitch-reviewer.service")]
+    assert [u[-2:] for u in units] == [["--lane", "play"], ["--lane", "reviews"]]
+    example = (DEPLOY / "systemd" / "pitch.env.example").read_text()
+    worker_port = re.search(r"^PITCH_WORKER_METRICS_PORT=(\d+)", example, re.M)
+    assert worker_port is not None and f"PITCH_WORKER_METRICS_PORT={worker_port.group(1)}" not in units[1]
 
 
 def test_metrics_have_a_port_of_their_own_off_the_balancer() -> None:
@@ -105,9 +117,10 @@ def test_the_image_installs_pinned_read_only_and_compiles_the_kernels_as_its_use
 
 def test_the_units_use_the_packages_gunicorn_config_and_a_cache_folder() -> None:
     api, worker, migrate = _unit("pitch-api.service"), _unit("pitch-worker.service"), _unit("pitch-migrate.service")
+    reviewer = _unit("pitch-reviewer.service")
     assert shlex.split(api["ExecStart"][0])[1:] == IMAGE_COMMAND[1:]
     assert api["ExecReload"] == ["/bin/kill -HUP $MAINPID"]
-    for unit in (api, worker):
+    for unit in (api, worker, reviewer):
         assert unit["CacheDirectory"] == ["pitch"]
         assert "NUMBA_CACHE_DIR=/var/cache/pitch/numba" in unit["Environment"][0].split()
         assert "pitch-migrate.service" in unit["Wants"][0]

@@ -24,7 +24,7 @@ from service.jobs.handlers import Outcome
 from service.jobs.runner import JobRunner
 from service.jobs.threads import ThreadRunner
 from service.notify.bus import LocalBus
-from service.ports.jobs import DONE, HINT, MAX_ATTEMPTS, PENDING, RUNNING, Job, JobRequest
+from service.ports.jobs import DONE, HINT, MAX_ATTEMPTS, PENDING, REVIEW, RUNNING, Job, JobRequest
 from service.store import open_event_store
 from service.store.job_rows import JobRows
 from tests.factories import start_game
@@ -181,5 +181,41 @@ def test_the_jobs_a_runner_releases_are_taken_up_at_once_by_a_runner_told_of_the
         assert ended is not None and (ended.state, ended.result, ended.attempts) == (DONE, {"by": "the other runner"}, 1)
     finally:
         blocking.let_go.set()
+        leaving.stop(grace=10)
+        staying.stop(grace=10)
+
+
+def test_a_review_taken_over_from_a_stopping_runner_runs_on_the_reviews_thread(engine: Engine) -> None:
+    """The runner that takes a released review over runs it on its reviews' thread, while its one job thread is busy
+    (a review must not queue behind a move there either: service/jobs/threads.py)."""
+    rows = JobRows(engine)
+    games = GameService(open_event_store(engine))
+    game = start_game(games, "team-auction", {}, [{"kind": "human"}] * 4, seed="adopt-review").game_id
+    version = games.load(game).version
+    bus = LocalBus()
+    reviewing, busy = Blocking(), Blocking()
+    leaving = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)
+    staying = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)
+    leaving.start(JobRunner(rows, games, {REVIEW: reviewing}, leaving, LEASE, notifier=bus))
+    staying.start(JobRunner(rows, games, {HINT: busy, REVIEW: Quick()}, staying, LEASE, notifier=bus))
+    bus.on_released(leaving.adopt)
+    bus.on_released(staying.adopt)
+    hint = rows.create(game, JobRequest(HINT, 0, 1, version))
+    review = rows.create(game, JobRequest(REVIEW, 0, 0, version))
+    assert hint is not None and review is not None
+    try:
+        staying.dispatch(hint.id)
+        assert busy.started.wait(30)  # the staying runner's one job thread is held
+        leaving.dispatch_background(review.id)
+        assert reviewing.started.wait(30)
+        leaving.stop(grace=0.1)
+        deadline = time.monotonic() + 30
+        while (ended := rows.get(review.id)) is not None and ended.state != DONE and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert ended is not None and (ended.state, ended.result) == (DONE, {"by": "the other runner"})
+        assert not busy.returned.is_set()
+    finally:
+        reviewing.let_go.set()
+        busy.let_go.set()
         leaving.stop(grace=10)
         staying.stop(grace=10)

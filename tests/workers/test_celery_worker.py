@@ -1,5 +1,6 @@
 """Real `pitch worker` processes on the machine's Redis: computer seats and hints through
-Celery, and a worker killed in the middle of a job (nothing lost, nothing doubled).
+Celery, a worker killed in the middle of a job (nothing lost, nothing doubled), and the
+reviews' queue, which workers kept for the play never take.
 
 Redis must be up (127.0.0.1:6379); these tests fail, never skip, when it is not. They
 use a Redis database of their own and empty it before and after.
@@ -244,3 +245,28 @@ def test_a_turn_clock_runs_out_on_celery_workers_once(workers: Callable[..., Wor
             jobs_table.c.game_id == table.id, jobs_table.c.kind == CLOCK, jobs_table.c.for_version == view["version"],
         )).all()
     assert row.state == DONE and row.attempts == 1
+
+
+def test_reviews_go_to_their_own_queue_which_the_plays_workers_never_take(
+    workers: Callable[..., Worker], services: Services,
+) -> None:
+    """A play-lane worker moves the computers while a review waits, sent again by its sweeps to the reviews'
+    queue; a reviews-lane worker then does it (docs/operations.md, "Workers")."""
+    workers(pool=("--pool", "solo", "--lane", "play"))
+    client = create_app(services).test_client()
+    game = ApiGame.create(client, seats=[{"kind": "ai", "level": 1}] * 4,
+                          rules={"preset": "team-auction", "options": {"target_score": 31}})
+    wait_for(lambda: client.get(f"/v1/games/{game.id}/hands/1/record").status_code == 200, "hand 1 to end")
+    asked = client.post(f"/v1/games/{game.id}/hands/1/review")
+    assert asked.status_code == 202, asked.get_json()
+    location = asked.headers["Location"]
+    review_id = location.rsplit("/", 1)[1]
+    version = game.view()["version"]
+    wait_for(lambda: game.view()["version"] >= version + 8, "the computers to play on")
+    assert review_id in services.jobs.sweep(pending_after_seconds=0)  # and the worker's own sweeps, every 0.5 s
+    version = game.view()["version"]
+    wait_for(lambda: game.view()["version"] >= version + 8, "the computers to play on after the sweeps")
+    assert client.get(location).get_json()["status"] == "pending"
+    workers(pool=("--pool", "solo", "--lane", "reviews"))
+    body = wait_for(lambda: (b := client.get(f"{location}?wait=5").get_json())["status"] == "done" and b, "the review")
+    assert body["result"]["actions"] and "par" in body["result"]
