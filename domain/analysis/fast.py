@@ -23,10 +23,10 @@ from domain.ai.fastsim.lookups import (
 from domain.ai.fastsim.position import position_of, shed_two
 from domain.analysis.reference import NoLegalAction
 from domain.analysis.search import (
-    F_BEFORE, F_CAPTURE, F_CLASS, F_UP, F_CODE, F_GROUP, F_ORDER, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, KEY_CARDS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
+    F_BEFORE, F_CAPTURE, F_CLASS, F_CLASS_FREE, F_UP, F_CODE, F_CODE_FREE, F_GROUP, F_ORDER, F_OWNER, F_PIPS, F_SEAT, F_SPADE, FACTS, KEY_CARDS, I_ALL_TRICKS, I_BID, I_BID_BONUS, I_BID_ONLY,
     I_CONTRACT, I_CONTRACT_TRICKS, I_GAME_POINT, I_HIGH_ACE, I_JUNK, I_LAST_TRICK, I_LOW_FIXED, I_LOW_MODE,
     I_MAKERS, I_MAX_BID, I_MOON, I_MOON_MODE, I_MOON_NEGATIVE, I_MOON_TRICKS, I_NODES, I_REVOKES, I_SET_DOUBLE,
-    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_REVOKE_HIGH, I_REVOKE_LOW, I_PIPS, I_SCORING, I_DEAD_END, I_MONOTONE,
+    I_SIDE, I_SIDES, I_SPADE_POINT, I_STUCK, I_TARGET, I_TIE_MAKERS, I_TRICKS_MATTER, I_WIN_RULE, INFO, MOVES, FRAME, I_HIGH_CARD, I_LOW_CARD, I_SPADE_CARD, I_REVOKE_HIGH, I_REVOKE_LOW, I_PIPS, I_SCORING, I_SCORING_FREE, I_DEAD_END, I_MONOTONE,
     INFINITE, NO_GUESS, solve,
 )
 from domain.game_over import may_win, progress
@@ -162,6 +162,7 @@ def search_of(state: GameState, side: int) -> Search:
         alone = c in (high, low, spade) or c >= 52
         live = int((masks[M_LIVE] >> c) & 1)
         facts[F_CLASS, c] = -1 if alone else (int(cards[CAPTURE, c]) * 1024 + int(cards[PIPS, c]) * 2 + live)
+        facts[F_CLASS_FREE, c] = -1 if alone else (int(cards[CAPTURE, c]) * 1024 + live)
     _key_order(facts, cards)
     contract = has_contract(rules, hand)
     bid = hand.high_bid if contract else 0
@@ -198,6 +199,9 @@ def search_of(state: GameState, side: int) -> Search:
         if cards[CAPTURE, c] or (rules.game_point == "game" and cards[PIPS, c]):
             scoring |= 1 << c
     info[I_SCORING] = scoring
+    info[I_SCORING_FREE] = sum(1 << c for c in (high, low, spade) if c >= 0) | sum(
+        1 << c for c in range(N_CARDS) if cards[CAPTURE, c]
+    )
     info[I_PIPS] = sum(int(cards[PIPS, c]) for c in range(N_CARDS) if (in_play >> c) & 1)
     info[I_DEAD_END] = int(not _tricks_matter(rules, moon) and not rules.last_trick_point and not revokes_stand)
     info[I_HIGH_ACE] = int(rules.high_point == "ace")
@@ -255,13 +259,14 @@ def _key_order(facts: Array, cards: Array) -> None:
     The order: the trumps strongest first, then each suit's other cards highest first. The
     code: one per class (what a capturer gets), and one of its own for a card alone of its kind.
     """
-    classes = sorted({int(facts[F_CLASS, c]) for c in range(N_CARDS) if facts[F_CLASS, c] >= 0})
-    alone = [c for c in range(N_CARDS) if facts[F_CLASS, c] < 0]
-    code = {kind: i for i, kind in enumerate(classes)}
-    assert len(classes) + len(alone) <= 32, "a key's byte holds 32 codes"
-    for c in range(N_CARDS):
-        kind = int(facts[F_CLASS, c])
-        facts[F_CODE, c] = code[kind] if kind >= 0 else len(classes) + alone.index(c)
+    for class_row, code_row in ((F_CLASS, F_CODE), (F_CLASS_FREE, F_CODE_FREE)):
+        classes = sorted({int(facts[class_row, c]) for c in range(N_CARDS) if facts[class_row, c] >= 0})
+        alone = [c for c in range(N_CARDS) if facts[class_row, c] < 0]
+        code = {kind: i for i, kind in enumerate(classes)}
+        assert len(classes) + len(alone) <= 32, "a key's byte holds 32 codes"
+        for c in range(N_CARDS):
+            kind = int(facts[class_row, c])
+            facts[code_row, c] = code[kind] if kind >= 0 else len(classes) + alone.index(c)
     order = sorted(
         range(N_CARDS),
         key=lambda c: (0, -int(cards[TRUMP, c])) if cards[TRUMP, c] >= 0 else (1 + int(cards[SUIT, c]), -int(cards[RANK, c])),

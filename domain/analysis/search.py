@@ -34,6 +34,12 @@ What the search adds:
   still in play between them and worth the same to their capturer (the same card points
   and game pips, both trumps or not, neither the high or low trump in play, a joker or a
   spade under the spade point), only the higher is tried (DDS's "equivalent cards").
+- Game pips forgotten once they cannot count: with no game point, or with two sides once
+  one leads by more game pips than the cards left hold (the game point is decided whoever
+  takes them), a card's pips are no part of its worth: the merging above and the table's
+  key then see only what its capture scores (``_pips_free``), and the key holds the decided
+  lead as one value per sign (``DECIDED``), so positions apart only in the pips left share
+  an entry.
 - A hand in which no card left can score (and the rules count no tricks, no last
   trick, and no revoke can stand) is valued at once: its tally is final.
 - Bounds at each trick's start: when a card or a trick more taken by a side can never
@@ -103,7 +109,8 @@ I_REVOKE_LOW = 37  # the least it can be worth once another side has revoked and
 I_PIPS = 38  # the game pips of every card in play
 I_LEAD = 39  # set by _fill_key: the game pips the side searched leads by, when the key leaves them out (else 0)
 I_AHEAD = 40  # set by _fill_key: the card points the side searched leads by, when the key leaves them out (else 0)
-INFO = 41
+I_SCORING_FREE = 41  # I_SCORING less the cards that score by their game pips alone (see _pips_free)
+INFO = 42
 
 # Slots of the ``tally`` past each side's points (0..sides-1), pips (sides..) and tricks (2 * sides..).
 T_HIGH = 0  # tally[3 * sides + T_HIGH]: the side that took the high trump, -1 not yet
@@ -122,9 +129,12 @@ F_ORDER = 7  # facts[F_ORDER, i]: the i-th card in the key's order (the trumps s
 F_GROUP = 8  # its group in that order: 0 the trumps, 1 + its suit
 F_BEFORE = 9  # the cards before it in that order, a bit mask
 F_UP = 10  # the card just before it in that order in its group (the next stronger), -1 none
-FACTS = 11
+F_CLASS_FREE = 11  # F_CLASS once game pips no longer count (no game point, or the game point decided)
+F_CODE_FREE = 12  # F_CODE likewise
+FACTS = 13
 
 KEY_CARDS = 7  # words of a key holding the cards in play, a byte each (the holder, the code)
+DECIDED = 1000  # the lead in game pips _fill_key keys once the pips left cannot change its sign (more than any deck's pips)
 
 INFINITE = 1 << 40
 NO_GUESS = -INFINITE - 2  # solve's guess: start from a greedy line's value
@@ -536,8 +546,8 @@ def _run(
                 frames[d, FS_N] = 1
             else:
                 frames[d, FS_N] = _order(
-                    cards, masks, facts, side_of, info, held, table_card, table_seat, nin, seat, legal, honest, moves,
-                    scores, d,
+                    cards, masks, facts, side_of, info, held, tally, table_card, table_seat, nin, seat, legal, honest,
+                    moves, scores, d,
                 )
                 if greedy == 1:
                     frames[d, FS_N] = 1
@@ -680,7 +690,7 @@ def _run(
                     remaining = 0
                     for s in range(players):
                         remaining |= held[s]
-                    if not remaining & info[I_SCORING]:
+                    if not remaining & info[I_SCORING_FREE if _pips_free(info, tally, sides) else I_SCORING]:
                         status = 1  # nothing left can score: the tally is the hand's
                         break
                 if config[FINISH_EARLY] == 1 and now_tricks > 0 and plays == 0:
@@ -836,7 +846,9 @@ def _two_tricks(
             remaining = 0
             for s in range(players):
                 remaining |= held[s]
-            if info[I_DEAD_END] == 1 and not remaining & info[I_SCORING]:
+            if info[I_DEAD_END] == 1 and not remaining & info[
+                I_SCORING_FREE if _pips_free(info, tally, info[I_SIDES]) else I_SCORING
+            ]:
                 value = hand_value(info, side_of, before, may_win, tally, n_tricks + 1, winner, now_revoked, points)
             else:
                 value = _last_trick(cards, info, facts, side_of, before, may_win, held, tally, table_card,
@@ -979,8 +991,8 @@ def _fill_key(
     keyed alike differ only in which cards of one code, at the same place in their suit,
     are still in play: every trick then goes the same way and takes the same worth.
     With two sides the game pips are keyed as their difference (their sum is the pips
-    played, which the cards in play give), held at one past the pips left once those can
-    no longer change who leads.
+    played, which the cards in play give), held at +-``DECIDED`` once the pips left can no
+    longer change who leads; the cards' codes then leave their pips out (``_pips_free``).
     """
     width = keys.shape[1]
     live = 0
@@ -989,6 +1001,8 @@ def _fill_key(
     for k in range(KEY_CARDS + 1):
         keys[0, k] = 0
     counts = 0
+    free = _pips_free(info, tally, sides)
+    code_row = F_CODE_FREE if free else F_CODE
     if info[I_BY_CARD] == 1:
         for s in range(players):
             keys[0, s] = held[s]
@@ -1000,7 +1014,7 @@ def _fill_key(
                 c = lowest_bit(m)
                 m &= m - 1
                 n = popcount(live & facts[F_BEFORE, c])
-                keys[0, n >> 3] |= (s | (facts[F_CODE, c] << 3)) << ((n & 7) * 8)
+                keys[0, n >> 3] |= (s | (facts[code_row, c] << 3)) << ((n & 7) * 8)
                 counts += 1 << (6 * facts[F_GROUP, c])
         keys[0, KEY_CARDS] = counts
     pips = info[I_GAME_POINT] == 1
@@ -1024,9 +1038,9 @@ def _fill_key(
         lead = tally[sides] - tally[sides + 1]
         left = info[I_PIPS] - tally[sides] - tally[sides + 1]
         if lead > left:
-            lead = left + 1
+            lead = DECIDED  # the game point is decided: by how much, or with which pips left, changes nothing
         elif lead < -left:
-            lead = -left - 1
+            lead = -DECIDED
         pips = False
         if info[I_MONOTONE] == 1:
             # A lead in pips never lowers the value (more pips taken never does): the table keeps,
@@ -1056,7 +1070,7 @@ def _fill_key(
         if count:
             word |= tally[2 * sides + s] << 32
         keys[0, KEY_CARDS + 1 + s] = word
-    keys[0, width - 1] = seat | (out << 4) | (revoked << 12)
+    keys[0, width - 1] = seat | (out << 4) | (revoked << 12) | ((1 << 40) if free else 0)
     if not apart:
         for k in range(3):
             taker = tally[base + k] + 1
@@ -1068,6 +1082,19 @@ def _fill_key(
         h = (h ^ np.uint64(keys[0, i])) * np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
     return 1 + 2 * int(h % np.uint64((keys.shape[0] - 1) // 2))
+
+
+@inline
+def _pips_free(info: Any, tally: Any, sides: int) -> bool:
+    """Tell whether the game pips of the cards left can no longer change the value: no game point, or (two sides)
+    one side leads by more than the pips left, so the game point is decided whoever takes them."""
+    if info[I_GAME_POINT] == 0:
+        return True
+    if sides != 2:
+        return False
+    lead = tally[sides] - tally[sides + 1]
+    left = info[I_PIPS] - tally[sides] - tally[sides + 1]
+    return lead > left or -lead > left  # type: ignore[no-any-return]
 
 
 @inline
@@ -1169,7 +1196,7 @@ def _finish(
 
 @hot
 def _order(
-    cards: Any, masks: Any, facts: Any, side_of: Any, info: Any, held: Any, table_card: Any, table_seat: Any,
+    cards: Any, masks: Any, facts: Any, side_of: Any, info: Any, held: Any, tally: Any, table_card: Any, table_seat: Any,
     n_in: int, seat: int, legal: int, honest: int, moves: Any, scores: Any, d: int,
 ) -> int:
     """Fill ``moves[d]`` with the legal cards to try, equivalent ones merged, best guesses first; return how many.
@@ -1181,18 +1208,19 @@ def _order(
         live |= held[s]
     for k in range(n_in):
         live |= 1 << table_card[k]
+    class_row = F_CLASS_FREE if _pips_free(info, tally, info[I_SIDES]) else F_CLASS
     n = 0
     m = legal
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        kind = facts[F_CLASS, c]
+        kind = facts[class_row, c]
         if kind >= 0:
             # Skip c when the next card above it still in play is one of its class this seat may play instead.
             nxt = facts[F_UP, c]
             while nxt >= 0 and not (live >> nxt) & 1:
                 nxt = facts[F_UP, nxt]
-            if nxt >= 0 and (legal >> nxt) & 1 and facts[F_CLASS, nxt] == kind:
+            if nxt >= 0 and (legal >> nxt) & 1 and facts[class_row, nxt] == kind:
                 continue
         moves[d, n] = c
         n += 1

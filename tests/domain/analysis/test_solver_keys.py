@@ -10,7 +10,9 @@ every way to play one trick is played on the reducers, the trick starts it leads
 grouped by their relative key, and where one key stands for different cards, each
 position is solved with a key that names every card (``I_BY_CARD``): one value per key.
 The second solves whole hands, or most of one, with each key: the same values, and fewer
-nodes with relative ranks.
+nodes with relative ranks. Once the game pips of the cards left can no longer change who
+takes the game point (no game point, or a lead larger than the pips left), a card's pips
+are no part of its worth: positions apart only in those are keyed alike, with one value.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from collections import defaultdict
 import pytest
 
 from domain.analysis.fast import search_of, searchable
-from domain.analysis.search import I_AHEAD, I_BY_CARD, I_LEAD, I_MONOTONE, I_PIPS, _fill_key
+from domain.analysis.search import F_PIPS, I_AHEAD, I_BY_CARD, I_LEAD, I_MONOTONE, I_PIPS, _fill_key
 from domain.analysis.solver import value_side
 from domain.context import NO_DEALS
 from domain.decide import decide
@@ -112,6 +114,39 @@ def test_positions_keyed_alike_have_one_value(name: str) -> None:
                 values.add(search.value())
             assert len(values) == 1, f"positions keyed alike have the values {values}"
     assert shared > 0, "no two different positions were keyed alike"
+
+
+def _pips_held(state: GameState, side: int) -> tuple[int, ...]:
+    """Each seat's game pips in hand."""
+    search = search_of(state, side)
+    facts, held = search.arrays[4], search.arrays[8]
+    return tuple(sum(int(facts[F_PIPS, c]) for c in range(facts.shape[1]) if (int(h) >> c) & 1) for h in held)
+
+
+def test_once_the_game_point_is_decided_cards_apart_only_in_pips_are_keyed_alike() -> None:
+    """team-auction's last tricks: a lead in game pips larger than the pips left decides the game point, so two
+    positions whose cards differ only in pips (a queen for a jack, say) share a key, and have one value."""
+    rules = CASES["team-auction"]
+    merged = 0
+    for start in positions(rules, "pips-decided", 30, most_left=3 * rules.players, least_left=3 * rules.players):
+        start = _trick_start(start)
+        if start.hand is None or start.hand.table or not searchable(start):
+            continue
+        side = value_side(start)
+        groups: dict[tuple[int, ...], list[GameState]] = defaultdict(list)
+        for after in _after_one_trick(start):
+            groups[_key(after, side, False)].append(after)
+        for alike in groups.values():
+            if len({_pips_held(after, side) for after in alike}) < 2:
+                continue
+            merged += 1
+            values = set()
+            for after in alike:
+                search = search_of(after, side)
+                search.info[I_BY_CARD] = 1
+                values.add(search.value())
+            assert len(values) == 1, f"positions keyed alike have the values {values}"
+    assert merged > 0, "no positions apart in game pips were keyed alike"
 
 
 @pytest.mark.parametrize("name", ["nine-card-pitch", "team-auction", "smear-10"])
