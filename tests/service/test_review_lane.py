@@ -12,6 +12,8 @@ behind another goes back to the reviews' thread when the sweep sends it again, n
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from service.api import create_app
+from service.bootstrap import Services
 from service.ports.jobs import Job
 from service.store.migrate import upgrade
 from tests.dbs import sqlite_url
@@ -30,88 +33,91 @@ COMPUTERS = [{"kind": "ai", "level": 1}] * 4
 WAIT = 300.0  # a loaded machine's first start loads (or compiles) the computer players' kernels first
 
 
-def test_computers_play_on_while_a_review_runs_on_a_single_job_thread(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    url = sqlite_url(tmp_path)
-    upgrade(url)
-    services = services_over(url, job_lease_seconds=30, job_threads=1)
-    started = threading.Event()
-    let_go = threading.Event()
-    reviews = services.reviews
-    assert reviews is not None
-    review = reviews.compute
+@dataclass
+class Held:
+    """A server with one job thread whose reviews, once started, wait for ``let_go``; and a game of its computers."""
 
-    def held(job: Job, rng: Any) -> dict[str, Any]:
-        started.set()
-        assert let_go.wait(WAIT), "the test never let the review go"
-        return review(job, rng)
+    services: Services
+    client: FlaskClient
+    game: ApiGame
+    started: threading.Event
+    let_go: threading.Event
 
-    monkeypatch.setattr(reviews, "compute", held)
-    services.start_runner()
-    try:
-        client: FlaskClient = create_app(services).test_client()
-        game = ApiGame.create(client, seats=COMPUTERS, rules={"preset": "team-auction", "options": {"target_score": 31}})
-        wait_for(lambda: client.get(f"/v1/games/{game.id}/hands/1/record").status_code == 200, "hand 1 to end", WAIT)
-        asked = client.post(f"/v1/games/{game.id}/hands/1/review")
+    def hand_ended(self, number: int) -> None:
+        path = f"/v1/games/{self.game.id}/hands/{number}/record"
+        wait_for(lambda: self.client.get(path).status_code == 200, f"hand {number} to end", WAIT)
+
+    def review(self, number: int) -> str:
+        """Ask for a hand's review; return where it is read."""
+        asked = self.client.post(f"/v1/games/{self.game.id}/hands/{number}/review")
         assert asked.status_code == 202, asked.get_json()
-        location = asked.headers["Location"]
-        assert started.wait(60), "the review never started"
-        version = game.view()["version"]
-        # The game's computers go on moving while the review holds its thread: a whole trick and more.
-        wait_for(lambda: game.view()["version"] >= version + 8, "the computers to play on", 60)
-        assert client.get(location).get_json()["status"] == "running"
-        let_go.set()
+        return str(asked.headers["Location"])
 
-        def done() -> dict[str, Any] | None:
-            body: dict[str, Any] = client.get(f"{location}?wait=5").get_json()
+    def status(self, location: str) -> str:
+        return str(self.client.get(location).get_json()["status"])
+
+    def plays_on(self) -> None:
+        """Wait for the game's computers to make a trick's moves and more."""
+        version = self.game.view()["version"]
+        wait_for(lambda: self.game.view()["version"] >= version + 8, "the computers to play on", 60)
+
+    def done(self, location: str) -> dict[str, Any]:
+        def ended() -> dict[str, Any] | None:
+            body: dict[str, Any] = self.client.get(f"{location}?wait=5").get_json()
             assert body["status"] != "failed", body.get("error")
             return body if body["status"] == "done" else None
 
-        body = wait_for(done, "the review to end", WAIT)
-        assert body["result"]["actions"] and "par" in body["result"]
-    finally:
-        let_go.set()
-        services.close()
+        found: dict[str, Any] = wait_for(ended, "the review to end", WAIT)
+        return found
 
 
-def test_a_review_the_sweep_sends_again_waits_on_the_reviews_thread_not_the_moves(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.fixture
+def held(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Held]:
     url = sqlite_url(tmp_path)
     upgrade(url)
     services = services_over(url, job_lease_seconds=30, job_threads=1)
-    started = threading.Event()
-    let_go = threading.Event()
+    started, let_go = threading.Event(), threading.Event()
     reviews = services.reviews
     assert reviews is not None
     review = reviews.compute
 
-    def held(job: Job, rng: Any) -> dict[str, Any]:
+    def waiting(job: Job, rng: Any) -> dict[str, Any]:
         started.set()
         assert let_go.wait(WAIT), "the test never let the review go"
         return review(job, rng)
 
-    monkeypatch.setattr(reviews, "compute", held)
+    monkeypatch.setattr(reviews, "compute", waiting)
     services.start_runner()
     try:
         client: FlaskClient = create_app(services).test_client()
         game = ApiGame.create(client, seats=COMPUTERS, rules={"preset": "team-auction", "options": {"target_score": 31}})
-        wait_for(lambda: client.get(f"/v1/games/{game.id}/hands/2/record").status_code == 200, "hand 2 to end", WAIT)
-        first = client.post(f"/v1/games/{game.id}/hands/1/review").headers["Location"]
-        assert started.wait(60), "the first review never started"
-        second = client.post(f"/v1/games/{game.id}/hands/2/review").headers["Location"]
-        assert client.get(second).get_json()["status"] == "pending"  # behind the first, on the reviews' thread
-        # The sweep finds it pending (as it would after waiting a lease) and sends it again.
-        assert second.rsplit("/", 1)[1] in services.jobs.sweep(pending_after_seconds=0)
-        version = game.view()["version"]
-        wait_for(lambda: game.view()["version"] >= version + 8, "the computers to play on", 60)
-        assert [client.get(r).get_json()["status"] for r in (first, second)] == ["running", "pending"]
-        let_go.set()
-        for location in (first, second):
-            body = wait_for(lambda: (b := client.get(f"{location}?wait=5").get_json())["status"] == "done" and b,
-                            "the reviews to end", WAIT)
-            assert body["result"]["actions"]
+        yield Held(services, client, game, started, let_go)
     finally:
         let_go.set()
         services.close()
+
+
+def test_computers_play_on_while_a_review_runs_on_a_single_job_thread(held: Held) -> None:
+    held.hand_ended(1)
+    location = held.review(1)
+    assert held.started.wait(60), "the review never started"
+    held.plays_on()  # while the review holds its thread
+    assert held.status(location) == "running"
+    held.let_go.set()
+    body = held.done(location)
+    assert body["result"]["actions"] and "par" in body["result"]
+
+
+def test_a_review_the_sweep_sends_again_waits_on_the_reviews_thread_not_the_moves(held: Held) -> None:
+    held.hand_ended(2)
+    first = held.review(1)
+    assert held.started.wait(60), "the first review never started"
+    second = held.review(2)
+    assert held.status(second) == "pending"  # behind the first, on the reviews' thread
+    # The sweep finds it pending (as it would after waiting a lease) and sends it again.
+    assert second.rsplit("/", 1)[1] in held.services.jobs.sweep(pending_after_seconds=0)
+    held.plays_on()
+    assert [held.status(r) for r in (first, second)] == ["running", "pending"]
+    held.let_go.set()
+    for location in (first, second):
+        assert held.done(location)["result"]["actions"]
