@@ -77,9 +77,15 @@ class ThreadRunner:
         self._queue.put(job_id)
 
     def adopt(self, job_ids: Sequence[str]) -> None:
-        """Queue jobs another runner released (told by the bus), unless this one has stopped or not started."""
+        """Queue jobs another runner released (told by the bus), unless this one has stopped or not started.
+
+        A thread of their own reads their kinds and queues each in its lane (a review on the reviews'
+        thread), so that the bus's thread, which wakes every other reader too, never waits for the database."""
         if self.jobs is None or self._stop.is_set():
             return
+        threading.Thread(target=self._route, args=(list(job_ids),), name="pitch-job-adopt", daemon=True).start()
+
+    def _route(self, job_ids: list[str]) -> None:
         for job_id in job_ids:
             self._lane_of(job_id).put(job_id)
 

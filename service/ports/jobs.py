@@ -143,7 +143,7 @@ class JobRepository(Protocol):
         """Record the job's outcome if ``holder`` still holds its lease; tell whether it did."""
         ...
 
-    def due_jobs(self, pending_after_seconds: float) -> list[tuple[str, JobKind]]:
+    def due_jobs(self, pending_after_seconds: float) -> list[tuple[str, str]]:
         """Return the jobs to send again (expired leases, released, long-pending or overdue jobs), each with its kind;
         fail those out of attempts."""
         ...

@@ -12,6 +12,10 @@ that may only read and append history:
 | game_index | SELECT, INSERT, UPDATE | the search's row of each game, whose status changes as the game starts and ends |
 | jobs | SELECT, INSERT, UPDATE | a job's row moves through its states |
 | listings | SELECT, INSERT, UPDATE, DELETE | the waiting tables' list, a projection kept in step with them |
+| projections | SELECT, INSERT, UPDATE | the players' projection's position in the feed and its lease |
+| ratings, player_statistics, rating_history | SELECT, INSERT, UPDATE | what the projection keeps per player (upserted) |
+| counted_games | SELECT, INSERT | each game the projection counted, once |
+| review_decisions | SELECT, INSERT, DELETE | a review's decisions by seat, stored (again) with its result |
 | game_heads | SELECT, INSERT, UPDATE | what each game's events hide now, rewritten when that changes |
 | alembic_version | SELECT | readiness and diagnostics may read the schema's revision |
 | sequence events_position_seq | USAGE, SELECT | positions; readers of the global feed read its last value |
@@ -31,9 +35,13 @@ import sqlalchemy as sa
 from service.store.db import make_engine
 
 ROLE_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
-APPEND_ONLY = ("events", "idempotency_keys", "seats", "game_secrets", "invites", "players", "player_tokens", "game_players")
-UPDATED = ("jobs", "game_heads", "game_index")
-TABLES = (*APPEND_ONLY, *UPDATED, "listings", "alembic_version")
+APPEND_ONLY = (
+    "events", "idempotency_keys", "seats", "game_secrets", "invites", "players", "player_tokens", "game_players",
+    "counted_games",
+)
+UPDATED = ("jobs", "game_heads", "game_index", "projections", "ratings", "player_statistics", "rating_history")
+REWRITTEN = ("review_decisions",)  # rows replaced by a delete and an insert, never updated
+TABLES = (*APPEND_ONLY, *UPDATED, *REWRITTEN, "listings", "alembic_version")
 POSITION_SEQUENCE = "events_position_seq"
 
 
@@ -50,6 +58,7 @@ def grant_statements(role: str, database: str, schema: str) -> list[str]:
         f"GRANT SELECT, INSERT ON {', '.join(f'{s}.{t}' for t in APPEND_ONLY)} TO {r}",
         f"GRANT SELECT, INSERT, UPDATE ON {', '.join(f'{s}.{t}' for t in UPDATED)} TO {r}",
         f"GRANT SELECT, INSERT, UPDATE, DELETE ON {s}.listings TO {r}",
+        f"GRANT SELECT, INSERT, DELETE ON {', '.join(f'{s}.{t}' for t in REWRITTEN)} TO {r}",
         f"GRANT SELECT ON {s}.alembic_version TO {r}",
         f"GRANT USAGE, SELECT ON SEQUENCE {s}.{POSITION_SEQUENCE} TO {r}",
     ]

@@ -233,7 +233,7 @@ class JobRows:
         """Return the ids of the jobs to send again (``due_jobs``)."""
         return [job_id for job_id, _ in self.due_jobs(pending_after_seconds, overdue_after_seconds)]
 
-    def due_jobs(self, pending_after_seconds: float, overdue_after_seconds: float = 1.0) -> list[tuple[str, JobKind]]:
+    def due_jobs(self, pending_after_seconds: float, overdue_after_seconds: float = 1.0) -> list[tuple[str, str]]:
         """Return the jobs to send again, each with its kind: expired leases, released jobs, jobs pending longer than
         the delay, and jobs due later that are overdue by ``overdue_after_seconds`` (their timer was lost, in a
         restart say).
@@ -254,7 +254,7 @@ class JobRows:
                 sa.and_(c.state == PENDING, c.not_before.is_(None), c.updated_at < stale),
                 sa.and_(c.state == PENDING, c.not_before < overdue),
             )).order_by(c.created_at)).all()
-        return [(str(r.id), JobKind(r.kind)) for r in rows]
+        return [(str(r.id), str(r.kind)) for r in rows]  # a kind a newer release added stops no sweep
 
     def scheduled(self) -> list[tuple[str, float]]:
         """Return the pending jobs due later (turn clocks), each with the seconds until it is due."""

@@ -104,8 +104,8 @@ class MemoryJobRows:
             self.rows[job_id] = replace(job, state=state, result=result, error=error, lease_holder=None)
         return True
 
-    def due_jobs(self, pending_after_seconds: float) -> list[tuple[str, JobKind]]:
-        return [(j.id, j.kind) for j in self.rows.values() if j.state == PENDING]
+    def due_jobs(self, pending_after_seconds: float) -> list[tuple[str, str]]:
+        return [(j.id, str(j.kind)) for j in self.rows.values() if j.state == PENDING]
 
     def release(self, held: Sequence[tuple[str, str]], unclaimed: Sequence[str]) -> None:
         with self._lock:

@@ -1,5 +1,6 @@
-"""PostgreSQL: the role ``pitch db grant ROLE`` makes can play games, run jobs, keep games' heads, read the feed
-and keep tables (invites, claimed seats, the listing), and the permission system itself refuses it
+"""PostgreSQL: the role ``pitch db grant ROLE`` makes can play games, run jobs, keep games' heads, read the feed,
+keep tables (invites, claimed seats, the listing), players' ratings and reviews' decisions, and the permission system
+itself refuses it
 UPDATE, DELETE and TRUNCATE of history (an open seat's invite included).
 """
 
@@ -17,6 +18,7 @@ from psycopg import errors
 from sqlalchemy.engine import make_url
 
 from service.cli.main import main
+from service.players.projection import PlayersProjection
 from domain.views import NOTHING_HIDDEN, Concealment
 from service.ports.events import GameHead, Change, NewEvent, SeatRecord
 from service.ports.jobs import JobRequest
@@ -26,6 +28,8 @@ from service.store.db import make_engine
 from service.store.job_rows import JobRows
 from service.store.migrate import upgrade
 from tests.dbs import postgres_admin_url, postgres_database
+from tests.service.players.playing import play_to_end, players_game
+from tests.service.serving import services_over
 
 
 @pytest.fixture(scope="module")
@@ -163,3 +167,25 @@ def test_a_role_password_is_set_at_creation_and_changed_again(granted: tuple[str
         with admin.connect() as conn:
             conn.exec_driver_sql(f'DROP ROLE IF EXISTS "{role}"')
         admin.dispose()
+
+
+def test_the_role_keeps_the_players_ratings_and_the_reviews_decisions(granted: tuple[str, str]) -> None:
+    """The players' projection (ratings, statistics, history, the games counted) and a review's decisions by seat."""
+    _, role_url = granted
+    services = services_over(role_url)
+    try:
+        assert services.players is not None
+        ada, bob = (services.players.create(name).id for name in ("Ada", "Bob"))
+        game_id = players_game(services, [ada, None, bob, None], rated=True, seed="grant")
+        play_to_end(services, game_id, "grant")
+        projection = PlayersProjection(services.games.writer, services.games.store, services.games.store)  # type: ignore[arg-type]
+        assert projection.run_until_caught_up() > 0
+        assert services.players.profile(ada)["ratings"]["partnership"]["games"] == 1
+        jobs = JobRows(services.engine)
+        review = jobs.create(game_id, JobRequest("review", 0, 0, 1))
+        assert review is not None and jobs.claim(review.id, "me", 30) is not None
+        decided = {"actions": [{"seat": 0, "expected": {"forced": False, "cost": 0.5}}]}
+        assert jobs.finish(review.id, "me", "done", decided)
+        assert services.players.profile(ada)["statistics"]["partnership"]["reviewed_decisions"] == 1
+    finally:
+        services.close()
