@@ -197,17 +197,16 @@ class JobRows:
         """
         c = jobs_table.c
         with self._write(durable=False) as conn:
-            stored = bool(conn.execute(sa.update(jobs_table).where(
+            # RETURNING gives a review's game and version with the update itself: no second read on the moves' path.
+            job = conn.execute(sa.update(jobs_table).where(
                 c.id == job_id, c.lease_holder == holder, c.state == RUNNING,
             ).values(
                 state=state, result=None if result is None else json.dumps(result, sort_keys=True),
                 error=error, lease_holder=None, lease_expires_at=None, updated_at=self.now(),
-            )).rowcount)
-            if stored and state == DONE and result is not None:
-                job = conn.execute(sa.select(c.kind, c.game_id, c.for_version).where(c.id == job_id)).one()
-                if job.kind == REVIEW:
-                    _store_decisions(conn, job.game_id, int(job.for_version), result)
-            return stored
+            ).returning(c.kind, c.game_id, c.for_version)).first()
+            if job is not None and state == DONE and result is not None and job.kind == REVIEW:
+                _store_decisions(conn, job.game_id, int(job.for_version), result)
+            return job is not None
 
     def release(self, held: Sequence[tuple[str, str]], unclaimed: Sequence[str]) -> None:
         """Hand jobs back: each ``(job id, holder)`` lease still held is ended, the job pending again with its
