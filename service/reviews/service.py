@@ -24,7 +24,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from domain.analysis.review import CLASSES, HandSteps, review_hand, steps_of_deal, steps_of_record
+from domain.analysis.review import CLASSES, HandSteps, choices, review_hand, steps_of_deal, steps_of_record
 from domain.ai.rng import Rng
 from domain.codec import decode
 from domain.errors import MalformedError
@@ -181,12 +181,9 @@ def summarize(results: Sequence[dict[str, Any]], players: int, sides: int) -> di
             row = per_side[side["side"]]
             for key in ("cards", "play", "others", "actual"):
                 row[key] += side[key]
-        for action in result["actions"]:
-            expected = action.get("expected")
-            if expected is None or expected.get("forced"):
-                continue
+        for action in choices(result):
             counts[action["seat"]][action["class"]] += 1
-            costs[action["seat"]] += expected["cost"]
+            costs[action["seat"]] += action["expected"]["cost"]
     seats = []
     for seat, classes in enumerate(counts):
         n = sum(classes.values())
