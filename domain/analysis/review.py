@@ -31,7 +31,7 @@ with the same generator gives the same review. Everything here is pure.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,28 +234,6 @@ def review_hand(
             "thresholds": {name: most for name, most in THRESHOLDS},
         },
     }
-
-
-def decision_costs(result: Mapping[str, Any]) -> dict[int, tuple[int, float]]:
-    """Return per seat of a review's ``result`` its decisions that had a choice and the sum of their expected costs.
-
-    A forced decision (the seat's only legal action) and one reviewed without the
-    estimates are left out; a seat with none is not in the answer.
-    """
-    found: dict[int, tuple[int, float]] = {}
-    for action in choices(result):
-        seat = int(action["seat"])
-        n, cost = found.get(seat, (0, 0.0))
-        found[seat] = (n + 1, cost + float(action["expected"]["cost"]))
-    return found
-
-
-def choices(result: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
-    """Yield the actions of a review's ``result`` that were a choice: estimated, and not the seat's only legal action."""
-    for action in result.get("actions", ()):
-        expected = action.get("expected")
-        if expected is not None and not expected.get("forced"):
-            yield action
 
 
 def _ledger(

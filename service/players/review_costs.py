@@ -2,7 +2,7 @@
 
 It is read when a player's page is read, from the decisions of each done review stored by
 seat with the review (``review_decisions``, written by the jobs' store in the transaction
-that stores the review: domain/analysis/review.py ``decision_costs``): the decisions of
+that stores the review: domain/review_decisions.py ``decision_costs``): the decisions of
 the seats the player held that had a choice (a forced one, the seat's only legal action,
 is left out), as a game's summary counts them (service/reviews/service.py ``summarize``).
 It is not a projection of the feed: a review is asked for after its hand, at any time, so

@@ -24,7 +24,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from domain.analysis.review import CLASSES, HandSteps, choices, review_hand, steps_of_deal, steps_of_record
+from domain.analysis.review import CLASSES, HandSteps, review_hand, steps_of_deal, steps_of_record
+from domain.review_decisions import choices
 from domain.ai.rng import Rng
 from domain.codec import decode
 from domain.errors import MalformedError

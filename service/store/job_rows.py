@@ -45,7 +45,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from domain.analysis.review import decision_costs
+from domain.review_decisions import decision_costs
 from service.ports.jobs import (
     DONE, FAILED, MAX_ATTEMPTS, MOVE, PENDING, REVIEW, RUNNING, Job, JobKind, JobRequest, JobState,
 )

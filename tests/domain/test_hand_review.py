@@ -27,6 +27,7 @@ from domain.fairness import SeededDeals, commit, first_dealer, seed_from_text
 from domain.legal import legal_commands
 from domain.presets import resolve_rules
 from domain.records import deal_spans, records_of_game
+from domain.review_decisions import decision_costs
 from domain.state import GameState, Phase
 
 PRESETS = ("team-auction", "smear-4", "solo-auction", "smudge", "nine-card-pitch", "set-back", "team-auction-ii")
@@ -209,6 +210,23 @@ def test_every_decision_gets_an_expected_cost_and_its_class() -> None:
             legal = legal_commands(_state_at(hand, action["version"]), action["seat"])
             assert len(expected["values"]) == len(legal)
             assert expected["best"] == max(v["value"] for v in expected["values"])
+
+
+def test_a_seats_decisions_are_its_choices_and_their_costs() -> None:
+    """What the players' pages and a game's summary count: per seat, its decisions that had more than one legal
+    action (a forced one, and one stored without estimates, are left out) and the sum of their expected costs."""
+    hand = next(scored_hands("team-auction", 1))
+    review = review_hand(_bids_and_last_plays(hand), random.Random(7), samples=32)
+    review["actions"].append({"seat": 0, "action": {"type": "pass"}, "class": None, "expected": None})
+    counted = decision_costs(review)
+    for seat in range(4):
+        mine = [a for a in review["actions"] if a["seat"] == seat and a["expected"] and not a["expected"]["forced"]]
+        if mine:
+            assert counted[seat] == (len(mine), pytest.approx(sum(a["expected"]["cost"] for a in mine)))
+        else:
+            assert seat not in counted
+    forced = [a for a in review["actions"] if a["expected"] and a["expected"]["forced"]]
+    assert forced and sum(n for n, _ in counted.values()) == len(review["actions"]) - len(forced) - 1
 
 
 def _bids_and_last_plays(hand: HandSteps) -> HandSteps:
