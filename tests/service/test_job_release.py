@@ -154,6 +154,29 @@ class Quick:
         """Nothing follows."""
 
 
+def _two_runners(
+    rows: JobRows, games: GameService, leaving_handlers: dict[Any, Any], staying_handlers: dict[Any, Any],
+) -> tuple[ThreadRunner, ThreadRunner]:
+    """Return two started runners of one job thread each, linked as two server processes are (one bus here; NOTIFY or
+    Redis between processes): each is told of the jobs either releases (a stopped runner ignores its own)."""
+    bus = LocalBus()
+    leaving = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)  # no sweep, no kernels
+    staying = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)
+    leaving.start(JobRunner(rows, games, leaving_handlers, leaving, LEASE, notifier=bus))
+    staying.start(JobRunner(rows, games, staying_handlers, staying, LEASE, notifier=bus))
+    bus.on_released(leaving.adopt)
+    bus.on_released(staying.adopt)
+    return leaving, staying
+
+
+def _ended(rows: JobRows, job_id: str) -> Job | None:
+    """Return the job once done, or as it is after 30 s."""
+    deadline = time.monotonic() + 30
+    while (job := rows.get(job_id)) is not None and job.state != DONE and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return job
+
+
 def test_the_jobs_a_runner_releases_are_taken_up_at_once_by_a_runner_told_of_them(engine: Engine) -> None:
     """Two runners linked as two server processes are (one bus here; NOTIFY or Redis between processes): what the
     stopping one releases, the other runs, with no sweep to wait for."""
@@ -161,23 +184,15 @@ def test_the_jobs_a_runner_releases_are_taken_up_at_once_by_a_runner_told_of_the
     games = GameService(open_event_store(engine))
     game = start_game(games, "team-auction", {}, [{"kind": "human"}] * 4, seed="adopt").game_id
     version = games.load(game).version
-    bus = LocalBus()
     blocking = Blocking()
-    leaving = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)
-    staying = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)
-    leaving.start(JobRunner(rows, games, {HINT: blocking}, leaving, LEASE, notifier=bus))
-    staying.start(JobRunner(rows, games, {HINT: Quick()}, staying, LEASE, notifier=bus))
-    bus.on_released(leaving.adopt)  # its own release comes back to it too: a stopped runner ignores it
-    bus.on_released(staying.adopt)
+    leaving, staying = _two_runners(rows, games, {HINT: blocking}, {HINT: Quick()})
     job = rows.create(game, JobRequest(HINT, 0, 1, version))
     assert job is not None
     try:
         leaving.dispatch(job.id)
         assert blocking.started.wait(30)
         leaving.stop(grace=0.1)
-        deadline = time.monotonic() + 30
-        while (ended := rows.get(job.id)) is not None and ended.state != DONE and time.monotonic() < deadline:
-            time.sleep(0.02)
+        ended = _ended(rows, job.id)
         assert ended is not None and (ended.state, ended.result, ended.attempts) == (DONE, {"by": "the other runner"}, 1)
     finally:
         blocking.let_go.set()
@@ -192,14 +207,8 @@ def test_a_review_taken_over_from_a_stopping_runner_runs_on_the_reviews_thread(e
     games = GameService(open_event_store(engine))
     game = start_game(games, "team-auction", {}, [{"kind": "human"}] * 4, seed="adopt-review").game_id
     version = games.load(game).version
-    bus = LocalBus()
     reviewing, busy = Blocking(), Blocking()
-    leaving = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)
-    staying = ThreadRunner(threads=1, sweep_seconds=3600, compute=lambda work: None)
-    leaving.start(JobRunner(rows, games, {REVIEW: reviewing}, leaving, LEASE, notifier=bus))
-    staying.start(JobRunner(rows, games, {HINT: busy, REVIEW: Quick()}, staying, LEASE, notifier=bus))
-    bus.on_released(leaving.adopt)
-    bus.on_released(staying.adopt)
+    leaving, staying = _two_runners(rows, games, {REVIEW: reviewing}, {HINT: busy, REVIEW: Quick()})
     hint = rows.create(game, JobRequest(HINT, 0, 1, version))
     review = rows.create(game, JobRequest(REVIEW, 0, 0, version))
     assert hint is not None and review is not None
@@ -209,9 +218,7 @@ def test_a_review_taken_over_from_a_stopping_runner_runs_on_the_reviews_thread(e
         leaving.dispatch_background(review.id)
         assert reviewing.started.wait(30)
         leaving.stop(grace=0.1)
-        deadline = time.monotonic() + 30
-        while (ended := rows.get(review.id)) is not None and ended.state != DONE and time.monotonic() < deadline:
-            time.sleep(0.02)
+        ended = _ended(rows, review.id)
         assert ended is not None and (ended.state, ended.result) == (DONE, {"by": "the other runner"})
         assert not busy.returned.is_set()
     finally:
