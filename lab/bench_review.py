@@ -2,7 +2,8 @@
 
 The hands: games of four level-3 computer players (the rule-based level, which bids and
 plays as people do, and chooses in microseconds) from seeds, every scored hand of them
-until ``hands`` hands, at the default preset and at the presets with the largest hands.
+until ``hands`` hands, at the default preset and at the presets with the largest hands
+(Nine Card Pitch plays nine cards a seat; Smear's ten-card deal keeps six, or every trump past six).
 Each hand is reviewed as the review job does (domain/analysis/review.py ``review_hand``:
 the exact open-hand values of every play, and the level-6 hint engine's estimates of
 every decision on ``REVIEW_SAMPLES`` deals), on one thread, after a warm-up review that
@@ -32,7 +33,7 @@ from lab.bench import percentile
 from lab.seeded_games import seeded_game
 
 DEFAULT_PRESET = "team-auction"
-LARGEST = ("smear-10", "team-auction-9")  # ten and nine cards a seat: the largest hands the presets play out
+LARGEST = ("nine-card-pitch", "smear-10")  # nine cards a seat played out; ten dealt (six played, trumps kept past six)
 PLAYER_LEVEL = 3
 
 
@@ -95,9 +96,17 @@ def time_reviews(preset: str, hands: int, samples: int = REVIEW_SAMPLES) -> Timi
         started = time.thread_time()
         review_hand(hand, random.Random(n), samples, expected=False)
         timings.open_hand.append(time.thread_time() - started)
-    first = played[0].steps[0].state.hand
-    timings.cards = len(first.dealt[0]) if first is not None else 0
+    timings.cards = max((_cards_played(hand) for hand in played), default=0)
     return timings
+
+
+def _cards_played(hand: HandSteps) -> int:
+    """Return the most cards a seat held at the hand's first lead (after any discards: what the play searches)."""
+    for step in hand.steps:
+        state = step.state.hand
+        if state is not None and state.phase == Phase.PLAYING and not state.tricks and not state.table:
+            return max(len(cards) for cards in state.cards)
+    return 0
 
 
 def bench_review(hands: int, largest: Sequence[str], largest_hands: int, samples: int = REVIEW_SAMPLES) -> list[Timings]:

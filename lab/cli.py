@@ -181,9 +181,9 @@ def bench_hints(
 
 @bench.command("review")
 @click.option("--hands", default=200, show_default=True, help="Hands of the default preset to review.")
-@click.option("--largest", default="smear-10,team-auction-9", show_default=True,
+@click.option("--largest", default="nine-card-pitch,smear-10", show_default=True,
               help="Presets with the largest hands, a comma list (empty: none).")
-@click.option("--largest-hands", default=40, show_default=True, help="Hands of each of those to review.")
+@click.option("--largest-hands", default=20, show_default=True, help="Hands of each of those to review.")
 @click.option("--samples", default=None, type=int, help="Deals per decision for the expected costs (default: the review's).")
 def bench_review(hands: int, largest: str, largest_hands: int, samples: int | None) -> None:
     """CPU time of a whole hand's review (p50/p99), at the default preset and the largest hands; worker time per 1,000 hands."""
@@ -204,7 +204,7 @@ def bench_review(hands: int, largest: str, largest_hands: int, samples: int | No
     click.echo(describe())
     click.echo(f"reviewing hands played by level-3 computers; expected costs by the level-6 hint engine on {deals} deals per decision")
     for figures in run(hands, presets, largest_hands, deals):
-        click.echo(f"{figures.preset} ({figures.cards} cards a seat, {len(figures.whole)} hands):")
+        click.echo(f"{figures.preset} (up to {figures.cards} cards a seat at the first lead, {len(figures.whole)} hands):")
         click.echo("  " + figures.line("whole review, CPU", figures.whole))
         click.echo("  " + figures.line("its open-hand part, CPU", figures.open_hand))
         click.echo(f"  worker time per 1,000 hands: {figures.per_thousand_minutes():.1f} min of one core")
