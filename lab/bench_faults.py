@@ -36,6 +36,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from lab.host import free_port
+
 PITCH = Path(sys.executable).with_name("pitch")
 START_SECONDS = 300.0  # a cold kernel cache is compiled before the server listens
 STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -97,20 +99,13 @@ class BlackHole:
             held.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @contextmanager
 def serving(database: str, log_path: Path, ready_path: str, **extra: str) -> Iterator[str]:
     """Run ``pitch serve --workers 2`` on ``database`` with the ``PITCH_*`` settings ``extra``; yield its base URL
     once ``ready_path`` answers 200."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PITCH_", "PROMETHEUS_"))}
     env.update(PITCH_DATABASE_URL=database, PITCH_WRITE_RATE="0", **extra)
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     with open(log_path, "wb") as log:
         process = subprocess.Popen([str(PITCH), "serve", "--port", str(port), "--workers", "2"],

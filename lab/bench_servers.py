@@ -13,7 +13,6 @@ import secrets
 import subprocess
 import sys
 import time
-import socket
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from lab.bench_serve import create_scratch_table, drop_scratch_table
+from lab.host import free_port
 from service.store.db import make_engine, normalize_url
 
 DEFAULT_SERVER = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -110,7 +110,7 @@ def served(
 
     Yield the port once it answers, and a function reading each worker's CPU seconds so far.
     """
-    port = _free_port()
+    port = free_port()
     argv = [sys.executable, "-m", "lab.bench_serve", app, "--port", str(port), "--workers", str(workers)]
     with open(log_path, "wb") as log:
         process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -139,13 +139,6 @@ def _wait_until_ready(process: subprocess.Popen[bytes], url: str, log_path: Path
             tail = log_path.read_text(errors="replace")[-4000:]
             raise RuntimeError(f"the benchmark server did not start ({url}):\n{tail}")
         time.sleep(0.2)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def database_version(url: str) -> str:

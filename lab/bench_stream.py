@@ -39,9 +39,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lab.bench import percentile
-from lab.bench_servers import _free_port, _wait_until_ready, server_env, throwaway_database
+from lab.bench_servers import _wait_until_ready, server_env, throwaway_database
 from lab.bench_clients import Client, Tally, choose, run_clients
 from lab.bench_subscribers import Game, Player, Subscribers
+from lab.host import free_port
 
 
 
@@ -254,7 +255,7 @@ def _database_of(choice: str) -> Iterator[tuple[str, str]]:
 @contextmanager
 def _served(command: list[str], env: dict[str, str], workers: int, log_path: Path) -> Iterator[int]:
     """Run a server (``COMMAND --port P --workers N``) until the block ends; yield its port once ready."""
-    port = _free_port()
+    port = free_port()
     argv = [*command, "--port", str(port), "--workers", str(workers)]
     with open(log_path, "wb") as log:
         process = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)

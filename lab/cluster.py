@@ -17,7 +17,6 @@ end-to-end test of an instance killed (tests/e2e/test_cluster.py) run on it.
 from __future__ import annotations
 
 import os
-import pwd
 import shutil
 import signal
 import socket
@@ -29,19 +28,14 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
+from lab.host import free_port, postgres_bin, server_user
+
+
 PITCH = Path(sys.executable).with_name("pitch")
 START_SECONDS = 300.0  # a cold kernel cache is compiled before a server listens
 HAPROXY_MISSING = (
     "HAProxy is not installed: the cluster runs its instances behind it (apt-get install -y haproxy; .ci/run does)"
 )
-
-
-def free_port() -> int:
-    """Return a TCP port of 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def haproxy_path() -> str:
@@ -50,30 +44,6 @@ def haproxy_path() -> str:
     if found is None:
         raise RuntimeError(HAPROXY_MISSING)
     return found
-
-
-def _postgres_bin(name: str) -> str:
-    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), reverse=True)
-    for folder in versions:
-        if (folder / name).exists():
-            return str(folder / name)
-    found = shutil.which(name)
-    if found is None:
-        raise RuntimeError(f"PostgreSQL's {name} is not installed (apt-get install postgresql)")
-    return found
-
-
-def _server_user() -> str | None:
-    """Return the user PostgreSQL runs as when this process is root (it refuses root), else None."""
-    if os.geteuid() != 0:
-        return None
-    for name in ("postgres", "nobody"):
-        try:
-            pwd.getpwnam(name)
-            return name
-        except KeyError:
-            continue
-    raise RuntimeError("running as root, PostgreSQL needs a 'postgres' or 'nobody' user")
 
 
 def _wait(check: Callable[[], bool], what: str, seconds: float, alive: Callable[[], bool] | None = None) -> None:
@@ -92,7 +62,7 @@ class Postgres:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.port = free_port()
-        self.user = _server_user()
+        self.user = server_user()
 
     @property
     def url(self) -> str:
@@ -109,13 +79,13 @@ class Postgres:
         if self.user is not None:
             shutil.chown(self.folder, self.user)
             shutil.chown(self.folder / "sockets", self.user)
-        done = self._run(_postgres_bin("initdb"), "-D", str(self.folder / "data"), "-U", "postgres", "--auth=trust",
+        done = self._run(postgres_bin("initdb"), "-D", str(self.folder / "data"), "-U", "postgres", "--auth=trust",
                          "-E", "UTF8", "--no-sync")
         if done.returncode != 0:
             raise RuntimeError(done.stderr.decode(errors="replace"))
         options = (f"-p {self.port} -k {self.folder / 'sockets'} -c listen_addresses=127.0.0.1 -c fsync=off "
                    "-c max_connections=300 -c shared_preload_libraries=pg_stat_statements")
-        done = self._run(_postgres_bin("pg_ctl"), "-D", str(self.folder / "data"), "-l", str(self.folder / "postgres.log"),
+        done = self._run(postgres_bin("pg_ctl"), "-D", str(self.folder / "data"), "-l", str(self.folder / "postgres.log"),
                          "-o", options, "-w", "-t", "60", "start")
         if done.returncode != 0:
             raise RuntimeError(done.stderr.decode(errors="replace") + self.log())
@@ -140,7 +110,7 @@ class Postgres:
     def stop(self) -> None:
         """Stop the cluster at once and remove its files."""
         if (self.folder / "data" / "postmaster.pid").exists():
-            self._run(_postgres_bin("pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
+            self._run(postgres_bin("pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

@@ -15,7 +15,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from lab.host import free_port
 
 HERE = Path(__file__).resolve().parent
 SCREENSHOTS = HERE / "screenshots"
@@ -81,13 +82,6 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.line(f"SKIPPED {len(skipped)} browser tests: {WHY_NOT}.", yellow=True, bold=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A `pitch serve` process in an empty directory: its base URL."""
@@ -101,7 +95,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             url = stack.enter_context(postgres_database())
             upgrade(url)
             env["PITCH_DATABASE_URL"] = url
-        port = _free_port()
+        port = free_port()
         pitch = Path(sys.executable).with_name("pitch")
         log = stack.enter_context(open(workdir / "serve.log", "wb"))
         process = subprocess.Popen([str(pitch), "serve", "--port", str(port)], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -12,7 +12,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,14 +20,6 @@ from typing import Any
 
 BIN = Path(sys.executable).parent
 START_WAIT = 300.0  # a cold kernel cache is compiled before the server listens (a minute or more on a busy machine)
-
-
-def free_port() -> int:
-    """Return a port of 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 def clean_env(**extra: str) -> dict[str, str]:

@@ -16,14 +16,14 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from tests.e2e.test_serve import _free_port
+from lab.host import free_port
 from tests.service.api.sse import Frame, FrameReader
 
 
 @contextmanager
 def serve(workdir: Path, env: dict[str, str], workers: int = 1) -> Iterator[str]:
     """Run ``pitch serve`` in ``workdir`` with the ``PITCH_*`` of ``env`` (and no others); yield its base URL."""
-    port = _free_port()
+    port = free_port()
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("PITCH_", "PROMETHEUS_"))}
     clean.update({"PITCH_WRITE_RATE": "0", **env})
     pitch = Path(sys.executable).with_name("pitch")

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
+from lab.host import free_port
 from tests.e2e.http_client import HttpClient
-from tests.e2e.test_serve import _free_port
 
 CLOCK_SECONDS = 20
 STAMP = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -74,7 +74,7 @@ def _events(client: HttpClient, game_id: str) -> list[dict[str, Any]]:
 
 @pytest.mark.e2e
 def test_the_stand_in_acts_at_the_deadline_after_a_restart(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     client = HttpClient(f"http://127.0.0.1:{port}")
     with _serving(tmp_path, port, "first"):
         status, created = client.call("POST", "/v1/games", {

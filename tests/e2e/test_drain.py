@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.processes import BIN, Server, clean_env, free_port, get
+from lab.host import free_port
+from tests.e2e.processes import BIN, Server, clean_env, get
 from tests.e2e.sse_client import StreamClient
 
 pytestmark = pytest.mark.e2e

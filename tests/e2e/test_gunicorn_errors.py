@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.processes import BIN, Server, clean_env, free_port, get
+from lab.host import free_port
+from tests.e2e.processes import BIN, Server, clean_env, get
 
 REQUEST_TIMEOUT = 2
 

@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from lab.host import free_port
 from service.store.migrate import upgrade
 from tests.dbs import postgres_database
 from tests.e2e.http_client import HttpClient
-from tests.e2e.test_serve import _free_port
 
 CLIENTS = 8
 VERSIONS = 250
@@ -35,7 +35,7 @@ VERSIONS = 250
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
     """(base URL, log file) of `pitch serve --workers 2` over a fresh PostgreSQL database."""
     workdir = tmp_path_factory.mktemp("race")
-    port = _free_port()
+    port = free_port()
     with postgres_database() as url:
         upgrade(url)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("PITCH_", "PROMETHEUS_"))}

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.e2e.processes import BIN, Server, clean_env, free_port, get
+from lab.host import free_port
+from tests.e2e.processes import BIN, Server, clean_env, get
 
 REQUESTS = 40
 

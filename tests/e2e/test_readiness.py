@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.processes import BIN, Server, clean_env, free_port
+from lab.host import free_port
+from tests.e2e.processes import BIN, Server, clean_env
 
 FIRST_MOVE_WITHIN = 15.0  # seconds after /readyz first answered 200; the compile alone takes over 40
 

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import shlex
-import socket
 import subprocess
 import sys
 import time
@@ -27,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from lab.host import free_port
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SCALAR = re.compile(r'"(\w+)": ("[^"]*"|-?\d+|true|false|null)')
@@ -86,18 +87,11 @@ def _complete(text: str) -> bool:
     return True
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``pitch serve`` as ``make serve`` starts it: its embedded defaults, in an empty directory."""
     workdir = tmp_path_factory.mktemp("readme")
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PITCH_")}
     pitch = Path(sys.executable).with_name("pitch")
     log = open(workdir / "serve.log", "wb")

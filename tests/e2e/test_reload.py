@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from lab.host import free_port
 from service.store.migrate import upgrade
 from tests.dbs import postgres_database
-from tests.e2e.processes import BIN, Server, clean_env, free_port
+from tests.e2e.processes import BIN, Server, clean_env
 from tests.faults.waiting import wait_for
 
 CLIENTS = 6

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import random
-import socket
 import subprocess
 import sys
 import time
@@ -14,23 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from lab.host import free_port
 from tests.e2e.http_client import HttpClient
 
 GAMES = 4
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A `pitch serve` process with its embedded defaults, in an empty directory."""
     workdir = tmp_path_factory.mktemp("serve")
-    port = _free_port()
+    port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PITCH_")}
     # The defaults, but for the per-client write limit: these clients play at machine speed.
     env["PITCH_WRITE_RATE"] = "0"

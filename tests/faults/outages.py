@@ -15,8 +15,6 @@ user (or ``nobody``), and its commands run as that user.
 
 from __future__ import annotations
 
-import os
-import pwd
 import shutil
 import signal
 import socket
@@ -29,39 +27,10 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
+from lab.host import free_port, postgres_bin, server_user
+
+
 READY_WAIT = 60.0
-
-
-def free_port() -> int:
-    """Return a TCP port of 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def postgres_bin(name: str) -> str:
-    """Return the path of the PostgreSQL program ``name`` (Debian's newest, else the one on PATH)."""
-    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name), reverse=True)
-    for folder in versions:
-        if (folder / name).exists():
-            return str(folder / name)
-    found = shutil.which(name)
-    assert found, f"the fault tests need PostgreSQL's {name} (apt-get install postgresql)"
-    return found
-
-
-def _server_user() -> str | None:
-    """Return the user a server runs as when this process is root (PostgreSQL refuses root), else None."""
-    if os.geteuid() != 0:
-        return None
-    for name in ("postgres", "nobody"):
-        try:
-            pwd.getpwnam(name)
-            return name
-        except KeyError:
-            continue
-    raise AssertionError("running as root, the fault tests need a 'postgres' or 'nobody' user for PostgreSQL")
 
 
 class PrivatePostgres:
@@ -72,7 +41,7 @@ class PrivatePostgres:
         self.data = folder / "data"
         self.sockets = folder / "sockets"
         self.port = free_port()
-        self.user = _server_user()
+        self.user = server_user()
 
     @property
     def admin_url(self) -> str:

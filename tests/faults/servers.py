@@ -16,7 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.e2e.test_serve import _free_port
+from lab.host import free_port
+
 
 PITCH = Path(sys.executable).with_name("pitch")
 START_WAIT = 300.0  # a cold kernel cache is compiled before the server listens
@@ -49,7 +50,7 @@ class Served:
 @contextmanager
 def serve(database_url: str, workdir: Path, workers: int = 2, **extra: str) -> Iterator[Served]:
     """Run ``pitch serve --workers N`` on ``database_url`` until the block ends; it is ready when yielded."""
-    port = _free_port()
+    port = free_port()
     log_path = workdir / "serve.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ import redis
 import sqlalchemy as sa
 
 from domain.fairness import first_dealer, seed_from_text
+from lab.host import free_port
 from service.api import create_app
 from service.bootstrap import Services, build_services
 from service.store.migrate import upgrade
@@ -172,13 +172,6 @@ def test_a_worker_killed_in_the_middle_of_a_move_loses_nothing_and_doubles_nothi
     assert len(actions) == 1 and actions[0].version == 3 and actions[0].data["seat"] == computer
     assert actions[0].idempotency_key == f"job:{running.id}"
     assert [e.version for e in events] == list(range(1, 4))
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def test_a_worker_serves_its_jobs_metrics_summed_over_its_processes(
