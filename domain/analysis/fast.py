@@ -11,7 +11,7 @@ the high point).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
@@ -92,13 +92,60 @@ class Search:
         return int(found)
 
 
+@dataclass(slots=True)
+class HandTables:
+    """The transposition tables of one hand's searches, kept for its later positions (a review's, play by play).
+
+    A table's entries are trick starts keyed by all that the rest of the hand depends on,
+    so a later position of the same hand, searched for the same side, may read them: its
+    search reaches many of them again. A table is taken up again only when everything
+    else the search reads is the same (the rules' and the deal's arrays, the scores
+    before the hand, the side: ``_fingerprint``) and each seat's cards are listed in the
+    same order (claims.completion plays the first legal card in that order); otherwise
+    a new one is made. One table per side searched.
+    """
+
+    kept: dict[int, tuple[bytes, Array, Array, Array]] = field(default_factory=dict)
+
+    def table(self, side: int, fingerprint: bytes, hands: Array, rows: int, width: int) -> tuple[Array, Array]:
+        """Return the keys and bounds of ``side``'s table: the kept one when it serves, else a new one kept."""
+        found = self.kept.get(side)
+        if found is not None:
+            print_, keys, bounds, order = found
+            if print_ == fingerprint and keys.shape[1] == width and _same_order(order, hands):
+                return keys, bounds
+        keys = np.zeros((rows, width), dtype=np.int64)
+        bounds = np.zeros((rows, 8), dtype=np.int64)
+        self.kept[side] = (fingerprint, keys, bounds, hands.copy())
+        return keys, bounds
+
+
+def _same_order(kept: Array, hands: Array) -> bool:
+    """Tell whether each seat's cards in ``hands`` are listed in the order ``kept`` lists them (a later position's)."""
+    if kept.shape[0] != hands.shape[0]:
+        return False
+    for seat in range(hands.shape[0]):
+        now = [int(c) for c in hands[seat] if c >= 0]
+        held = set(now)
+        if [int(c) for c in kept[seat] if c in held] != now or len(held) > sum(1 for c in kept[seat] if c >= 0):
+            return False
+    return True
+
+
+def _fingerprint(*arrays: Array) -> bytes:
+    return b"|".join(np.ascontiguousarray(a).tobytes() + str(a.shape).encode() for a in arrays)
+
+
 def table_size(cards_left: int) -> int:
     """Return the transposition table's rows for a position with ``cards_left`` cards to play."""
     return 1 << min(18, max(10, cards_left - 8))
 
 
-def search_of(state: GameState, side: int) -> Search:
-    """Return the compiled search's arrays for a searchable ``state``, valued for ``side``."""
+def search_of(state: GameState, side: int, kept: HandTables | None = None) -> Search:
+    """Return the compiled search's arrays for a searchable ``state``, valued for ``side``.
+
+    ``kept``: the tables of this hand's earlier searches, taken up again where they serve.
+    """
     hand = state.hand
     assert hand is not None and hand.trump is not None and hand.to_act is not None
     assert hand.maker is not None and hand.high_bid is not None
@@ -238,8 +285,13 @@ def search_of(state: GameState, side: int) -> Search:
     left = int(sum(len(c) for c in hand.cards))
     rows = table_size(left)
     width = KEY_CARDS + 1 + sides + 1
-    keys = np.zeros((rows, width), dtype=np.int64)
-    bounds = np.zeros((rows, 8), dtype=np.int64)
+    if kept is None:
+        keys = np.zeros((rows, width), dtype=np.int64)
+        bounds = np.zeros((rows, 8), dtype=np.int64)
+    else:
+        keys, bounds = kept.table(
+            side, _fingerprint(cards, config, masks, facts, info, side_of, before, wins), hands, rows, width,
+        )
     depth = left + 2
     moves = np.zeros((depth, MOVES), dtype=np.int64)
     scores = np.zeros((depth, MOVES), dtype=np.int64)
@@ -332,12 +384,14 @@ def _low_fixed(
     return rules.side_of(seat) if seat >= 0 else -1
 
 
-def fast_value(state: GameState, side: int, alpha: int = -INFINITE, beta: int = INFINITE) -> int:
+def fast_value(
+    state: GameState, side: int, alpha: int = -INFINITE, beta: int = INFINITE, tables: HandTables | None = None,
+) -> int:
     """Return the open-hand value of a searchable ``state`` for ``side`` (exact inside (alpha, beta), a bound outside)."""
-    return search_of(state, side).value(alpha=alpha, beta=beta)
+    return search_of(state, side, tables).value(alpha=alpha, beta=beta)
 
 
-def fast_card_values(state: GameState, side: int, cards: Sequence[str]) -> list[int]:
+def fast_card_values(state: GameState, side: int, cards: Sequence[str], tables: HandTables | None = None) -> list[int]:
     """Return the value for ``side`` of each of ``cards`` played now (one table for them all)."""
-    search = search_of(state, side)
+    search = search_of(state, side, tables)
     return [search.value(INDEX[card]) for card in cards]

@@ -38,6 +38,7 @@ from typing import Any
 from domain.actions import Claim, Command, PlayCard, PlayFaceDown, action_of
 from domain.ai.knowledge import knowledge_of
 from domain.analysis import hand_value, open_hand, position_value
+from domain.analysis.fast import HandTables
 from domain.ai.montecarlo import Estimate
 from domain.ai.players import hint
 from domain.ai.rng import Rng
@@ -132,12 +133,21 @@ Value = Callable[[GameState, int], float]
 
 
 def solver_functions() -> tuple[Solve, Value]:
-    """Return the open-hand solver's ``open_hand`` and ``position_value`` as review_hand takes them."""
+    """Return the open-hand solver's ``open_hand`` and ``position_value`` as review_hand takes them, for one hand.
+
+    They share the solver's transposition tables from one play to the next (HandTables):
+    each position's search finds much of the rest of the hand searched already.
+    """
+    tables = HandTables()
+
     def solve(state: GameState) -> tuple[int, Sequence[tuple[Command, float]]]:
-        found = open_hand(state)
+        found = open_hand(state, tables)
         return found.side, tuple(found.values)
 
-    return solve, position_value
+    def value(state: GameState, side: int) -> float:
+        return position_value(state, side, tables)
+
+    return solve, value
 
 
 def _is_play(step: Step) -> bool:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.actions import Command, PlayCard, action_of
-from domain.analysis.fast import fast_card_values, fast_value, searchable
+from domain.analysis.fast import HandTables, fast_card_values, fast_value, searchable
 from domain.analysis.reference import NoLegalAction, check_position
 from domain.analysis.slow import slow_action_value, slow_value
 from domain.legal import legal_commands
@@ -55,11 +55,12 @@ def value_side(state: GameState) -> int:
     return rules.side_of(seat)
 
 
-def open_hand(state: GameState) -> OpenHand:
+def open_hand(state: GameState, tables: HandTables | None = None) -> OpenHand:
     """Return the open-hand value of every legal action of the seat to act in ``state``, and the position's.
 
     Raise ValueError for a state outside the play phase, NoLegalAction when the seat to
-    act (or one later) has no legal action.
+    act (or one later) has no legal action. ``tables``: the transposition tables of this
+    hand's earlier positions, read and added to (a review passes one for the whole hand).
     """
     seat = check_position(state)
     side = value_side(state)
@@ -67,7 +68,7 @@ def open_hand(state: GameState) -> OpenHand:
     if not commands:
         raise NoLegalAction(f"seat {seat} has no legal action")
     cards = [command.card for command in commands if isinstance(command, PlayCard)]
-    fast = dict(zip(cards, fast_card_values(state, side, cards))) if searchable(state) else {}
+    fast = dict(zip(cards, fast_card_values(state, side, cards, tables))) if searchable(state) else {}
     values = tuple(
         (command, fast[command.card] if isinstance(command, PlayCard) and command.card in fast
          else slow_action_value(state, command, side))
@@ -77,12 +78,12 @@ def open_hand(state: GameState) -> OpenHand:
     return OpenHand(side=side, values=values, best=pick(v for _, v in values))
 
 
-def position_value(state: GameState, side: int) -> int:
-    """Return the open-hand value of ``state`` for ``side`` (docs/analysis.md)."""
+def position_value(state: GameState, side: int, tables: HandTables | None = None) -> int:
+    """Return the open-hand value of ``state`` for ``side`` (docs/analysis.md); ``tables`` as for open_hand."""
     _check_side(state, side)
     check_position(state)
     if searchable(state):
-        return fast_value(state, side)
+        return fast_value(state, side, tables=tables)
     return slow_value(state, side)
 
 

@@ -78,3 +78,36 @@ def positions(
 
 def _events(state: GameState, command: Command, source: Any) -> list[Any]:
     return decide(state, command, source if source is not None else NO_DEALS)
+
+
+def hand_lines(rules: Rules, name: str, count: int, most_left: int, games: int = 30) -> list[list[GameState]]:
+    """Return up to ``count`` hands of ``rules`` played at random, each as its play-phase positions in order from the
+    first with at most ``most_left`` cards still to play to the hand's last play (one hand per game)."""
+    found: list[list[GameState]] = []
+    for game in range(1, games + 1):
+        if len(found) >= count:
+            break
+        secret = seed_from_text(f"solver-lines-{name}-{game}")
+        source = SeededDeals(secret)
+        seats = [SeatSpec("computer", 1)] * rules.players
+        state = replay(start_game(rules, "team-auction", seats, first_dealer(secret, rules.players), commit(secret, "c"), source))
+        rng = random.Random(f"lines-{name}-{game}")
+        line: list[GameState] = []
+        for _ in range(600):
+            hand = state.hand
+            if state.ended is not None or hand is None:
+                break
+            if line and (hand.number != line[0].hand.number or hand.phase != Phase.PLAYING):  # type: ignore[union-attr]
+                break
+            if hand.phase == Phase.PLAYING and hand.to_act is not None and cards_left(state) <= most_left:
+                line.append(state)
+            seat = state.to_act
+            if seat is None:
+                break
+            commands = legal_commands(state, seat)
+            if not commands:
+                break
+            state = replay(_events(state, _choose(commands, rng), source), state)
+        if line:
+            found.append(line)
+    return found

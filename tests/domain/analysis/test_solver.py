@@ -15,13 +15,13 @@ import pytest
 
 from domain.actions import Claim, PlayCard, PlayFaceDown
 from domain.analysis import NoLegalAction, hand_value, open_hand, position_value, reference_value
-from domain.analysis.fast import searchable
+from domain.analysis.fast import HandTables, searchable
 from domain.analysis.reference import after, reference_action_value
 from domain.legal import legal_commands
 from domain.presets import PRESETS, preset_rules
 from domain.rules import Rules, rules_from_dict
 from domain.state import GameState
-from tests.domain.analysis.positions import cards_left, positions
+from tests.domain.analysis.positions import cards_left, hand_lines, positions
 
 PER_PRESET = 24  # positions per preset: some 1,300 in all, with the option sets', and 3,000 actions valued
 
@@ -192,3 +192,26 @@ def test_a_position_outside_the_play_is_refused() -> None:
     with pytest.raises(ValueError, match="no side 2"):
         position_value(state, 2)
     assert cards_left(state) > 0
+
+
+@pytest.mark.parametrize("name", sorted(TABLE))
+def test_a_hand_s_tables_kept_from_play_to_play_change_no_value(name: str) -> None:
+    """A review searches every position of a hand with the tables of the positions before (HandTables): each play's
+    values and each position's value are the ones a search with a new table finds, whatever the rules."""
+    rules = TABLE[name]
+    lines = hand_lines(rules, name, 2, 6 * rules.players)
+    assert lines, "the games reach the play"
+    checked = 0
+    for line in lines:
+        kept = HandTables()
+        for state in line:
+            if not searchable(state):
+                continue  # the reducers' search (slow.py) keeps no table
+            try:
+                fresh = open_hand(state)
+            except NoLegalAction:
+                break
+            assert open_hand(state, kept) == fresh
+            assert position_value(state, fresh.side, kept) == fresh.best
+            checked += 1
+    assert checked > 0 or not any(searchable(state) for line in lines for state in line)
